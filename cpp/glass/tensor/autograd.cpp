@@ -1,0 +1,151 @@
+#include "glass/tensor/autograd.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "glass/tensor/error.h"
+#include "glass/tensor/ops.h"
+
+namespace glass {
+
+namespace {
+thread_local bool g_grad_enabled = true;
+}
+
+NoGradGuard::NoGradGuard() : previous_(g_grad_enabled) { g_grad_enabled = false; }
+NoGradGuard::~NoGradGuard() { g_grad_enabled = previous_; }
+bool grad_enabled() { return g_grad_enabled; }
+
+Tensor record(Tensor out, std::string op, std::vector<Tensor> inputs, BackwardRule rule, std::string detail) {
+  if (!g_grad_enabled) return out;
+  bool any = false;
+  for (const Tensor& t : inputs) any = any || t.requires_grad();
+  if (!any) return out;
+  auto node = std::make_shared<Node>();
+  node->op = std::move(op);
+  node->detail = std::move(detail);
+  node->inputs = std::move(inputs);
+  node->backward = std::move(rule);
+  node->output = out.impl_ptr();
+  node->out_shape = out.shape();
+  node->out_dtype = out.dtype();
+  out.impl()->grad_fn = std::move(node);
+  out.impl()->requires_grad = true;
+  return out;
+}
+
+namespace {
+
+void check_not_freed(const Node& n) {
+  if (n.freed)
+    throw Error("backward: the graph through '" + n.op +
+                "' was already freed by an earlier backward pass; pass retain_graph to the first backward "
+                "to run it again or to inspect it");
+}
+
+// Nodes reachable from root, each after every node that consumes its output
+// (reverse topological order), by an explicit stack instead of recursion.
+std::vector<Node*> reverse_topological(Node* root) {
+  std::vector<Node*> order;
+  std::unordered_set<Node*> seen{root};
+  std::vector<std::pair<Node*, std::size_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    auto& [node, next] = stack.back();
+    if (next < node->inputs.size()) {
+      Node* child = node->inputs[next++].grad_fn().get();
+      if (child && seen.insert(child).second) {
+        check_not_freed(*child);
+        stack.push_back({child, 0});
+      }
+    } else {
+      order.push_back(node);
+      stack.pop_back();
+    }
+  }
+  // post-order puts inputs first; backward wants consumers first
+  return {order.rbegin(), order.rend()};
+}
+
+// Gradients are stored contiguous: a rule may hand back a broadcast view.
+void accumulate(Tensor& slot, const Tensor& g) { slot = slot.defined() ? add(slot, g) : g.contiguous(); }
+
+}  // namespace
+
+void run_backward(const Tensor& root, const Tensor& upstream, const BackwardOptions& options) {
+  if (!root.requires_grad())
+    throw Error("backward: this tensor does not require grad: no input of the ops that made it had "
+                "requires_grad set (or it was computed under NoGradGuard)");
+  NoGradGuard no_grad;  // rules compute with Tensor ops; those must not record
+  Node* root_node = root.grad_fn().get();
+  if (!root_node) {  // a leaf: its gradient is the upstream gradient
+    accumulate(root.impl()->grad, upstream);
+    return;
+  }
+  check_not_freed(*root_node);
+  const std::vector<Node*> order = reverse_topological(root_node);
+
+  std::unordered_map<Node*, Tensor> grad_of{{root_node, upstream}};
+  for (Node* node : order) {
+    auto found = grad_of.find(node);
+    if (found == grad_of.end()) continue;  // nothing flows here (cannot happen for reachable nodes, kept safe)
+    const Tensor dout = found->second;
+    grad_of.erase(found);
+    if (auto out = node->output.lock(); out && (options.retain_grads || out->retains_grad)) accumulate(out->grad, dout);
+
+    std::vector<Tensor> dinputs(node->inputs.size());
+    node->backward(dinputs, dout);
+    for (std::size_t i = 0; i < node->inputs.size(); ++i) {
+      const Tensor& in = node->inputs[i];
+      if (!in.requires_grad() || !dinputs[i].defined()) continue;
+      if (dinputs[i].shape() != in.shape() || dinputs[i].dtype() != in.dtype())
+        throw Error("backward: rule of '" + node->op + "' produced " + describe(dinputs[i]) + " for input " +
+                    std::to_string(i) + " which is " + describe(in) + " (a bug in that rule)");
+      if (Node* producer = in.grad_fn().get())
+        accumulate(grad_of[producer], dinputs[i]);
+      else
+        accumulate(in.impl()->grad, dinputs[i]);
+    }
+    if (!options.retain_graph) {
+      node->inputs.clear();
+      node->backward = nullptr;
+      node->freed = true;
+    }
+  }
+}
+
+std::vector<GraphNode> trace_graph(const Tensor& root) {
+  if (!root.defined()) throw Error("trace_graph: undefined tensor");
+  // Post-order over tensors (not nodes), so leaves appear too.
+  std::vector<GraphNode> out;
+  std::unordered_map<TensorImpl*, int> id_of;
+  std::vector<std::pair<Tensor, std::size_t>> stack{{root, 0}};
+  std::unordered_set<TensorImpl*> on_stack{root.impl()};
+  while (!stack.empty()) {
+    auto& [t, next] = stack.back();
+    const auto& node = t.grad_fn();
+    if (node) check_not_freed(*node);
+    if (node && next < node->inputs.size()) {
+      const Tensor& in = node->inputs[next++];
+      if (!id_of.count(in.impl()) && on_stack.insert(in.impl()).second) stack.push_back({in, 0});
+      continue;
+    }
+    GraphNode g;
+    g.id = static_cast<int>(out.size());
+    g.op = node ? node->op : "leaf";
+    g.detail = node ? node->detail : "";
+    g.name = t.name();
+    if (node)
+      for (const Tensor& in : node->inputs) g.inputs.push_back(id_of.at(in.impl()));
+    g.shape = t.shape();
+    g.dtype = t.dtype();
+    g.requires_grad = t.requires_grad();
+    g.value = t.detach();
+    g.grad = t.grad();
+    id_of[t.impl()] = g.id;
+    out.push_back(std::move(g));
+    stack.pop_back();
+  }
+  return out;
+}
+
+}  // namespace glass

@@ -1,0 +1,128 @@
+#include "glass/tensor/gemm.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace glass::kernels {
+
+namespace {
+
+// 32-byte vectors: 8 floats or 4 doubles. clang lowers them to two simd128
+// registers in wasm; g++ -mavx to one ymm register.
+// (g++ ignores vector_size on a dependent type, hence the explicit typedefs.)
+typedef float VecF32 __attribute__((vector_size(32)));
+typedef double VecF64 __attribute__((vector_size(32)));
+template <class T> struct VecOf { using type = VecF32; };
+template <> struct VecOf<double> { using type = VecF64; };
+template <class T> using Vec = typename VecOf<T>::type;
+template <class T> constexpr int kLanes = 32 / sizeof(T);
+
+constexpr int kRows = 4;     // rows of the register tile
+constexpr int kVecs = 2;     // vectors across the tile: kCols = kVecs * lanes
+constexpr int64_t kDepth = 256;  // k per packed block: an A strip and B panel stay in L1/L2
+
+template <class T> constexpr int kCols = kVecs * kLanes<T>;
+
+template <class T> inline Vec<T> load(const T* p) {
+  Vec<T> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// B block (kc, n) -> panels of kCols columns, each (kc, kCols) row-major,
+// zero-padded on the right edge.
+template <class T>
+void pack_b(int64_t kc, int64_t n, const T* b, int64_t b_row, int64_t b_col, T* out) {
+  constexpr int NR = kCols<T>;
+  for (int64_t j0 = 0; j0 < n; j0 += NR) {
+    const int64_t w = std::min<int64_t>(NR, n - j0);
+    for (int64_t p = 0; p < kc; ++p) {
+      const T* src = b + p * b_row + j0 * b_col;
+      for (int64_t j = 0; j < w; ++j) out[j] = src[j * b_col];
+      for (int64_t j = w; j < NR; ++j) out[j] = T(0);
+      out += NR;
+    }
+  }
+}
+
+// A strip (rows i0.., kc) -> (kc, kRows) so the tile reads kRows scalars per k.
+template <class T>
+void pack_a(int64_t rows, int64_t kc, const T* a, int64_t a_row, int64_t a_col, T* out) {
+  for (int64_t p = 0; p < kc; ++p) {
+    for (int64_t r = 0; r < rows; ++r) out[r] = a[r * a_row + p * a_col];
+    for (int64_t r = rows; r < kRows; ++r) out[r] = T(0);
+    out += kRows;
+  }
+}
+
+// The register tile: kRows x kCols outputs held in kRows * kVecs vectors.
+template <class T>
+void tile(int64_t kc, const T* ap, const T* bp, T* c, int64_t c_row, int64_t rows, int64_t cols, bool accumulate) {
+  constexpr int L = kLanes<T>;
+  Vec<T> acc[kRows][kVecs] = {};
+  for (int64_t p = 0; p < kc; ++p) {
+    Vec<T> bv[kVecs];
+    for (int v = 0; v < kVecs; ++v) bv[v] = load(bp + v * L);
+    for (int r = 0; r < kRows; ++r) {
+      const T s = ap[r];
+      for (int v = 0; v < kVecs; ++v) acc[r][v] += s * bv[v];
+    }
+    ap += kRows;
+    bp += kCols<T>;
+  }
+  if (rows == kRows && cols == kCols<T>) {
+    for (int r = 0; r < kRows; ++r)
+      for (int v = 0; v < kVecs; ++v) {
+        T* dst = c + r * c_row + v * L;
+        Vec<T> out = acc[r][v];
+        if (accumulate) out += load(dst);
+        std::memcpy(dst, &out, sizeof out);
+      }
+    return;
+  }
+  // edge tile: only the valid part
+  for (int64_t r = 0; r < rows; ++r) {
+    T lanes[kCols<T>];
+    std::memcpy(lanes, acc[r], sizeof lanes);
+    for (int64_t j = 0; j < cols; ++j) c[r * c_row + j] = accumulate ? c[r * c_row + j] + lanes[j] : lanes[j];
+  }
+}
+
+}  // namespace
+
+template <class T>
+void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b_row,
+          int64_t b_col, T* c, int64_t c_row, bool accumulate) {
+  constexpr int NR = kCols<T>;
+  if (k == 0) {
+    if (!accumulate)
+      for (int64_t i = 0; i < m; ++i) std::fill(c + i * c_row, c + i * c_row + n, T(0));
+    return;
+  }
+  // reused across calls: packing buffers are the only allocation here
+  thread_local std::vector<T> bpack, apack;
+  const int64_t panels = (n + NR - 1) / NR;
+  for (int64_t p0 = 0; p0 < k; p0 += kDepth) {
+    const int64_t kc = std::min(kDepth, k - p0);
+    const bool acc = accumulate || p0 > 0;
+    bpack.resize(static_cast<std::size_t>(panels * kc * NR));
+    apack.resize(static_cast<std::size_t>(kc * kRows));
+    pack_b(kc, n, b + p0 * b_row, b_row, b_col, bpack.data());
+    for (int64_t i0 = 0; i0 < m; i0 += kRows) {
+      const int64_t rows = std::min<int64_t>(kRows, m - i0);
+      pack_a(rows, kc, a + i0 * a_row + p0 * a_col, a_row, a_col, apack.data());
+      for (int64_t jp = 0; jp < panels; ++jp) {
+        const int64_t cols = std::min<int64_t>(NR, n - jp * NR);
+        tile(kc, apack.data(), bpack.data() + jp * kc * NR, c + i0 * c_row + jp * NR, c_row, rows, cols, acc);
+      }
+    }
+  }
+}
+
+template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, const float*, int64_t, int64_t,
+                          float*, int64_t, bool);
+template void gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t, const double*, int64_t, int64_t,
+                           double*, int64_t, bool);
+
+}  // namespace glass::kernels

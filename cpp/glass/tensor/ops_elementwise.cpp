@@ -1,0 +1,206 @@
+// Elementwise primitives. Each op's forward is followed by its backward rule;
+// binary rules reduce their gradient back to each input's shape with sum_to,
+// which is the chain rule through broadcasting.
+#include <cmath>
+#include <string>
+
+#include "glass/tensor/autograd.h"
+#include "glass/tensor/error.h"
+#include "glass/tensor/ops.h"
+#include "glass/tensor/strided.h"
+
+namespace glass {
+
+namespace {
+
+void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype())
+    throw Error(std::string(op) + ": dtypes differ: " + describe(a) + " and " + describe(b) +
+                " (cast one explicitly with .to(...))");
+}
+
+// out = f(a, b) with numpy broadcasting; any strides.
+template <class F>
+Tensor binary_map(const char* op, const Tensor& a, const Tensor& b, F f) {
+  check_same_dtype(op, a, b);
+  const Shape shape = a.shape() == b.shape() ? a.shape() : broadcast_shapes(op, a.shape(), b.shape());
+  Tensor out = empty_like_shape(shape, a.dtype());
+  dispatch(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* o = out.mutable_data<T>();
+    if (a.shape() == b.shape() && a.is_contiguous() && b.is_contiguous()) {
+      const T* pa = a.data<T>();
+      const T* pb = b.data<T>();
+      for (int64_t i = 0, n = out.numel(); i < n; ++i) o[i] = f(pa[i], pb[i]);
+      return;
+    }
+    const T* pa = a.impl()->storage->data<T>();
+    const T* pb = b.impl()->storage->data<T>();
+    detail::for_each_row<2>(shape, {detail::broadcast_strides(a, shape), detail::broadcast_strides(b, shape)},
+                            {a.offset(), b.offset()}, [&](auto off, int64_t len, auto st) {
+                              const T* ra = pa + off[0];
+                              const T* rb = pb + off[1];
+                              for (int64_t i = 0; i < len; ++i) *o++ = f(ra[i * st[0]], rb[i * st[1]]);
+                            });
+  });
+  return out;
+}
+
+// out = f(x) elementwise; any strides.
+template <class F>
+Tensor unary_map(const Tensor& x, F f) {
+  const Tensor c = detail::contiguous_values(x);
+  Tensor out = empty_like_shape(c.shape(), c.dtype());
+  dispatch(c.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* p = c.data<T>();
+    T* o = out.mutable_data<T>();
+    for (int64_t i = 0, n = c.numel(); i < n; ++i) o[i] = f(p[i]);
+  });
+  return out;
+}
+
+std::string format_scalar(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- binary
+
+Tensor add(const Tensor& a, const Tensor& b) {
+  Tensor out = binary_map("add", a, b, [](auto x, auto y) { return x + y; });
+  return record(out, "add", {a, b}, [sa = a.shape(), sb = b.shape()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = sum_to(dout, sa);
+    d[1] = sum_to(dout, sb);
+  });
+}
+
+Tensor sub(const Tensor& a, const Tensor& b) {
+  Tensor out = binary_map("sub", a, b, [](auto x, auto y) { return x - y; });
+  return record(out, "sub", {a, b}, [sa = a.shape(), sb = b.shape()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = sum_to(dout, sa);
+    d[1] = sum_to(neg(dout), sb);
+  });
+}
+
+Tensor mul(const Tensor& a, const Tensor& b) {
+  Tensor out = binary_map("mul", a, b, [](auto x, auto y) { return x * y; });
+  // saves both inputs: each one's gradient is the other one
+  return record(out, "mul", {a, b}, [a = a.detach(), b = b.detach()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = sum_to(mul(dout, b), a.shape());
+    d[1] = sum_to(mul(dout, a), b.shape());
+  });
+}
+
+Tensor div(const Tensor& a, const Tensor& b) {
+  Tensor out = binary_map("div", a, b, [](auto x, auto y) { return x / y; });
+  // d(a/b)/da = 1/b, d(a/b)/db = -a/b^2 = -out/b
+  return record(out, "div", {a, b},
+                [b = b.detach(), out = out.detach(), sa = a.shape()](std::vector<Tensor>& d, const Tensor& dout) {
+                  const Tensor da = div(dout, b);
+                  d[0] = sum_to(da, sa);
+                  d[1] = sum_to(neg(mul(da, out)), b.shape());
+                });
+}
+
+Tensor add(const Tensor& a, double s) {
+  Tensor out = unary_map(a, [s](auto x) { return x + static_cast<decltype(x)>(s); });
+  return record(out, "add_scalar", {a}, [](std::vector<Tensor>& d, const Tensor& dout) { d[0] = dout; },
+                format_scalar(s));
+}
+
+Tensor mul(const Tensor& a, double s) {
+  Tensor out = unary_map(a, [s](auto x) { return x * static_cast<decltype(x)>(s); });
+  return record(out, "mul_scalar", {a}, [s](std::vector<Tensor>& d, const Tensor& dout) { d[0] = mul(dout, s); },
+                format_scalar(s));
+}
+
+// ---------------------------------------------------------------- unary
+
+Tensor neg(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return -v; });
+  return record(out, "neg", {x}, [](std::vector<Tensor>& d, const Tensor& dout) { d[0] = neg(dout); });
+}
+
+Tensor pow(const Tensor& x, double p) {
+  if (!std::isfinite(p)) throw Error("pow: exponent must be finite, got " + format_scalar(p));
+  Tensor out = unary_map(x, [p](auto v) { return static_cast<decltype(v)>(std::pow(v, static_cast<decltype(v)>(p))); });
+  // d x^p = p x^(p-1)
+  return record(
+      out, "pow", {x},
+      [x = x.detach(), p](std::vector<Tensor>& d, const Tensor& dout) { d[0] = mul(dout, mul(pow(x, p - 1), p)); },
+      format_scalar(p));
+}
+
+Tensor square(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return v * v; });
+  return record(out, "square", {x},
+                [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) { d[0] = mul(mul(dout, x), 2.0); });
+}
+
+Tensor sqrt(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return std::sqrt(v); });
+  // d sqrt(x) = 1 / (2 sqrt(x)): reuse the output
+  return record(out, "sqrt", {x}, [out = out.detach()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = div(dout, mul(out, 2.0));
+  });
+}
+
+Tensor exp(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return std::exp(v); });
+  return record(out, "exp", {x},
+                [out = out.detach()](std::vector<Tensor>& d, const Tensor& dout) { d[0] = mul(dout, out); });
+}
+
+Tensor log(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return std::log(v); });
+  return record(out, "log", {x}, [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) { d[0] = div(dout, x); });
+}
+
+namespace {
+template <class T> T sigmoid_of(T v) {
+  // two branches keep exp's argument <= 0, so no overflow for large |v|
+  if (v >= 0) return T(1) / (T(1) + std::exp(-v));
+  const T e = std::exp(v);
+  return e / (T(1) + e);
+}
+}  // namespace
+
+Tensor sigmoid(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return sigmoid_of(v); });
+  // d sigmoid = s (1 - s)
+  return record(out, "sigmoid", {x}, [s = out.detach()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = binary_map("sigmoid backward", dout, s, [](auto g, auto sv) { return g * sv * (1 - sv); });
+  });
+}
+
+Tensor silu(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return v * sigmoid_of(v); });
+  // d (x s(x)) = s + x s (1 - s)
+  return record(out, "silu", {x}, [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = binary_map("silu backward", dout, x, [](auto g, auto v) {
+      const auto s = sigmoid_of(v);
+      return g * (s + v * s * (1 - s));
+    });
+  });
+}
+
+Tensor tanh(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return std::tanh(v); });
+  return record(out, "tanh", {x}, [t = out.detach()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = binary_map("tanh backward", dout, t, [](auto g, auto tv) { return g * (1 - tv * tv); });
+  });
+}
+
+Tensor relu(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return v > 0 ? v : decltype(v)(0); });
+  // the gradient at exactly 0 is taken as 0
+  return record(out, "relu", {x}, [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = binary_map("relu backward", dout, x, [](auto g, auto v) { return v > 0 ? g : decltype(g)(0); });
+  });
+}
+
+}  // namespace glass

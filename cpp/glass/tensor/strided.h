@@ -1,0 +1,70 @@
+#pragma once
+// Internal: walking strided (possibly broadcast) operands row by row. A "row"
+// is the last axis; the callback gets each operand's offset of the row start
+// and the stride along it, so inner loops stay simple and vectorisable.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "glass/tensor/shape.h"
+#include "glass/tensor/tensor.h"
+
+namespace glass::detail {
+
+// A row-major copy of any strided view (broadcast views included) in `dtype`.
+Tensor materialize(const Tensor& x, DType dtype);
+
+// x itself if contiguous, else a row-major copy; records nothing. Kernels use
+// this on their inputs (the op they belong to records the history).
+inline Tensor contiguous_values(const Tensor& x) { return x.is_contiguous() ? x : materialize(x, x.dtype()); }
+
+// Strides that read `t` as if it had shape `out` (numpy broadcasting):
+// axes t lacks or has as size 1 get stride 0.
+inline Strides broadcast_strides(const Tensor& t, const Shape& out) {
+  Strides s(out.size(), 0);
+  const int off = static_cast<int>(out.size()) - t.ndim();
+  for (int i = 0; i < t.ndim(); ++i)
+    if (t.shape()[i] != 1) s[off + i] = t.strides()[i];
+  return s;
+}
+
+// Calls row(offsets, len, inner_strides) once per row of `shape`, offsets
+// advanced per operand by its own strides. A 0-d shape is one row of length 1.
+template <std::size_t K, class F>
+void for_each_row(const Shape& shape, const std::array<Strides, K>& strides, std::array<int64_t, K> offsets, F&& row) {
+  const int nd = static_cast<int>(shape.size());
+  std::array<int64_t, K> inner{};
+  if (nd == 0) {
+    row(offsets, int64_t{1}, inner);
+    return;
+  }
+  if (numel(shape) == 0) return;
+  for (std::size_t k = 0; k < K; ++k) inner[k] = strides[k][nd - 1];
+  const int64_t len = shape[nd - 1];
+  std::vector<int64_t> idx(nd, 0);
+  while (true) {
+    row(offsets, len, inner);
+    int d = nd - 2;
+    for (; d >= 0; --d) {
+      ++idx[d];
+      for (std::size_t k = 0; k < K; ++k) offsets[k] += strides[k][d];
+      if (idx[d] < shape[d]) break;
+      for (std::size_t k = 0; k < K; ++k) offsets[k] -= strides[k][d] * shape[d];
+      idx[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+}  // namespace glass::detail
+
+namespace glass::detail {
+
+// A new TensorImpl over x's storage (no history): the forward of every view op.
+Tensor make_view(const Tensor& x, Shape shape, Strides strides, int64_t offset);
+
+// Writes src into the elements dst views (same shape and dtype). Only for
+// tensors an op has just created: no op ever writes into its inputs.
+void assign(const Tensor& dst, const Tensor& src);
+
+}  // namespace glass::detail

@@ -12,6 +12,23 @@ namespace {
 thread_local bool g_grad_enabled = true;
 }
 
+Node::~Node() {
+  std::vector<Tensor> pending = std::move(inputs);
+  while (!pending.empty()) {
+    Tensor t = std::move(pending.back());
+    pending.pop_back();
+    // If we hold the last reference to t and to its node, take that node's
+    // inputs over before t dies, so its destruction does not recurse.
+    if (t.defined() && t.impl_ptr().use_count() == 1) {
+      const std::shared_ptr<Node>& producer = t.impl()->grad_fn;
+      if (producer && producer.use_count() == 1) {
+        for (Tensor& in : producer->inputs) pending.push_back(std::move(in));
+        producer->inputs.clear();
+      }
+    }
+  }
+}
+
 NoGradGuard::NoGradGuard() : previous_(g_grad_enabled) { g_grad_enabled = false; }
 NoGradGuard::~NoGradGuard() { g_grad_enabled = previous_; }
 bool grad_enabled() { return g_grad_enabled; }
@@ -45,15 +62,17 @@ void check_not_freed(const Node& n) {
 
 // Nodes reachable from root, each after every node that consumes its output
 // (reverse topological order), by an explicit stack instead of recursion.
-std::vector<Node*> reverse_topological(Node* root) {
-  std::vector<Node*> order;
-  std::unordered_set<Node*> seen{root};
-  std::vector<std::pair<Node*, std::size_t>> stack{{root, 0}};
+// Holds the nodes strongly: freeing a node's inputs during backward must not
+// destroy nodes still waiting in the order.
+std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Node>& root) {
+  std::vector<std::shared_ptr<Node>> order;
+  std::unordered_set<Node*> seen{root.get()};
+  std::vector<std::pair<std::shared_ptr<Node>, std::size_t>> stack{{root, 0}};
   while (!stack.empty()) {
     auto& [node, next] = stack.back();
     if (next < node->inputs.size()) {
-      Node* child = node->inputs[next++].grad_fn().get();
-      if (child && seen.insert(child).second) {
+      std::shared_ptr<Node> child = node->inputs[next++].grad_fn();
+      if (child && seen.insert(child.get()).second) {
         check_not_freed(*child);
         stack.push_back({child, 0});
       }
@@ -76,17 +95,17 @@ void run_backward(const Tensor& root, const Tensor& upstream, const BackwardOpti
     throw Error("backward: this tensor does not require grad: no input of the ops that made it had "
                 "requires_grad set (or it was computed under NoGradGuard)");
   NoGradGuard no_grad;  // rules compute with Tensor ops; those must not record
-  Node* root_node = root.grad_fn().get();
+  const std::shared_ptr<Node> root_node = root.grad_fn();
   if (!root_node) {  // a leaf: its gradient is the upstream gradient
     accumulate(root.impl()->grad, upstream);
     return;
   }
   check_not_freed(*root_node);
-  const std::vector<Node*> order = reverse_topological(root_node);
+  const std::vector<std::shared_ptr<Node>> order = reverse_topological(root_node);
 
-  std::unordered_map<Node*, Tensor> grad_of{{root_node, upstream}};
-  for (Node* node : order) {
-    auto found = grad_of.find(node);
+  std::unordered_map<Node*, Tensor> grad_of{{root_node.get(), upstream}};
+  for (const std::shared_ptr<Node>& node : order) {
+    auto found = grad_of.find(node.get());
     if (found == grad_of.end()) continue;  // nothing flows here (cannot happen for reachable nodes, kept safe)
     const Tensor dout = found->second;
     grad_of.erase(found);

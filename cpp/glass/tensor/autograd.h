@@ -19,6 +19,13 @@ namespace glass {
 using BackwardRule = std::function<void(std::vector<Tensor>& dinputs, const Tensor& dout)>;
 
 struct Node {
+  Node() = default;
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  // Tears the graph below this node down with a loop: the default destructor
+  // would recurse once per op and overflow the stack on deep graphs.
+  ~Node();
+
   std::string op;      // "mul", "mean", ... : what the inspector shows
   std::string detail;  // op arguments worth showing: "axis=-1, keepdim", "eps=1e-06"
   std::vector<Tensor> inputs;

@@ -24,11 +24,9 @@ constexpr int64_t kDepth = 256;  // k per packed block: an A strip and B panel s
 
 template <class T> constexpr int kCols = kVecs * kLanes<T>;
 
-template <class T> inline Vec<T> load(const T* p) {
-  Vec<T> v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
+// By reference, not by value: returning a 32-byte vector changes the ABI
+// when AVX is off (g++ -Wpsabi), as in the sanitizer build.
+template <class T> inline void load(Vec<T>& v, const T* p) { std::memcpy(&v, p, sizeof v); }
 
 // B block (kc, n) -> panels of kCols columns, each (kc, kCols) row-major,
 // zero-padded on the right edge.
@@ -63,7 +61,7 @@ void tile(int64_t kc, const T* ap, const T* bp, T* c, int64_t c_row, int64_t row
   Vec<T> acc[kRows][kVecs] = {};
   for (int64_t p = 0; p < kc; ++p) {
     Vec<T> bv[kVecs];
-    for (int v = 0; v < kVecs; ++v) bv[v] = load(bp + v * L);
+    for (int v = 0; v < kVecs; ++v) load(bv[v], bp + v * L);
     for (int r = 0; r < kRows; ++r) {
       const T s = ap[r];
       for (int v = 0; v < kVecs; ++v) acc[r][v] += s * bv[v];
@@ -76,7 +74,11 @@ void tile(int64_t kc, const T* ap, const T* bp, T* c, int64_t c_row, int64_t row
       for (int v = 0; v < kVecs; ++v) {
         T* dst = c + r * c_row + v * L;
         Vec<T> out = acc[r][v];
-        if (accumulate) out += load(dst);
+        if (accumulate) {
+          Vec<T> old;
+          load(old, dst);
+          out += old;
+        }
         std::memcpy(dst, &out, sizeof out);
       }
     return;

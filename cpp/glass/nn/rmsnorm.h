@@ -8,14 +8,12 @@
 // multiply by gamma) and has no backward rule of its own: autograd
 // differentiates each step. That is the lesson, not a shortcut: the graph the
 // app draws for RMSNorm is exactly these six nodes.
-#include <functional>
 #include <string>
 
+#include "glass/nn/module.h"
 #include "glass/tensor/tensor.h"
 
 namespace glass::nn {
-
-using ParamVisitor = std::function<void(const std::string& name, Tensor& param)>;
 
 class RMSNorm {
  public:
@@ -30,7 +28,7 @@ class RMSNorm {
   void set_eps(double eps);  // same checks as the constructor
   int64_t dim() const { return d_; }
   DType dtype() const { return gamma_.dtype(); }
-  Tensor& gamma() { return gamma_; }
+  Tensor& gamma() { return gamma_; }  // (d,)
   const Tensor& gamma() const { return gamma_; }
   // Replaces gamma; must be (d,) of this norm's dtype.
   void set_gamma(const Tensor& gamma);

@@ -1,0 +1,180 @@
+#include "glass/io/safetensors.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "glass/io/json.h"
+#include "glass/tensor/error.h"
+
+namespace glass::io {
+
+static_assert(std::endian::native == std::endian::little, "safetensors data is little-endian; so are x86 and wasm");
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) { throw Error("safetensors: " + what); }
+
+uint64_t read_u64_le(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+struct Entry {
+  std::string name;
+  DType dtype;
+  Shape shape;
+  uint64_t begin, end;
+};
+
+Entry parse_entry(const std::string& name, const Json& j) {
+  if (!j.is(Json::Kind::object)) fail("entry \"" + name + "\" is not an object");
+  const Json* dt = j.find("dtype");
+  const Json* shape = j.find("shape");
+  const Json* offsets = j.find("data_offsets");
+  if (!dt || !dt->is(Json::Kind::string)) fail("entry \"" + name + "\" has no dtype string");
+  if (!shape || !shape->is(Json::Kind::array)) fail("entry \"" + name + "\" has no shape array");
+  if (!offsets || !offsets->is(Json::Kind::array) || offsets->items().size() != 2)
+    fail("entry \"" + name + "\" needs data_offsets [begin, end]");
+  Entry e{name, DType::f32, {}, 0, 0};
+  if (dt->as_string() == "F32") e.dtype = DType::f32;
+  else if (dt->as_string() == "F64") e.dtype = DType::f64;
+  else fail("entry \"" + name + "\" has dtype \"" + dt->as_string() + "\"; only F32 and F64 are supported");
+  auto whole = [&](const Json& v, const char* what) {
+    const double x = v.is(Json::Kind::number) ? v.as_number() : -1;
+    if (!(x >= 0 && x <= 9.0e15 && x == static_cast<double>(static_cast<uint64_t>(x))))
+      fail("entry \"" + name + "\" has a bad " + what + " (must be a whole number >= 0)");
+    return static_cast<uint64_t>(x);
+  };
+  for (const Json& s : shape->items()) e.shape.push_back(static_cast<int64_t>(whole(s, "shape size")));
+  e.begin = whole(offsets->items()[0], "data offset");
+  e.end = whole(offsets->items()[1], "data offset");
+  if (e.end < e.begin) fail("entry \"" + name + "\" has data_offsets that end before they begin");
+  // numel in double first: absurd shapes must not overflow int64
+  double count = 1;
+  for (int64_t s : e.shape) count *= static_cast<double>(s);
+  const double want = count * static_cast<double>(dtype_size(e.dtype));
+  if (want != static_cast<double>(e.end - e.begin))
+    fail("entry \"" + name + "\" has shape " + to_string(e.shape) + " (" + std::to_string(static_cast<uint64_t>(want)) +
+         " bytes) but data_offsets span " + std::to_string(e.end - e.begin) + " bytes");
+  return e;
+}
+
+}  // namespace
+
+SafetensorsFile parse_safetensors(std::span<const uint8_t> bytes) {
+  if (bytes.size() < 8)
+    fail("file is " + std::to_string(bytes.size()) + " bytes, shorter than the 8-byte header length (truncated?)");
+  const uint64_t header_len = read_u64_le(bytes.data());
+  if (header_len > bytes.size() - 8)
+    fail("header length " + std::to_string(header_len) + " runs past the end of the " + std::to_string(bytes.size()) +
+         "-byte file (truncated or not a safetensors file)");
+  const std::string_view header(reinterpret_cast<const char*>(bytes.data() + 8), header_len);
+  Json root;
+  try {
+    root = Json::parse(header);
+  } catch (const Error& e) {
+    fail(std::string("bad header: ") + e.what());
+  }
+  if (!root.is(Json::Kind::object)) fail("header is not a JSON object");
+
+  SafetensorsFile file;
+  std::vector<Entry> entries;
+  for (const auto& [name, j] : root.members()) {
+    if (name == "__metadata__") {
+      if (!j.is(Json::Kind::object)) fail("__metadata__ is not an object");
+      for (const auto& [k, v] : j.members()) {
+        if (!v.is(Json::Kind::string)) fail("__metadata__ value \"" + k + "\" is not a string");
+        file.metadata[k] = v.as_string();
+      }
+      continue;
+    }
+    entries.push_back(parse_entry(name, j));
+  }
+  const uint64_t data_len = bytes.size() - 8 - header_len;
+  std::vector<const Entry*> by_offset;
+  for (const Entry& e : entries) {
+    if (e.end > data_len)
+      fail("entry \"" + e.name + "\" data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
+           ") run past the " + std::to_string(data_len) + " data bytes (truncated file?)");
+    by_offset.push_back(&e);
+  }
+  std::sort(by_offset.begin(), by_offset.end(), [](const Entry* a, const Entry* b) { return a->begin < b->begin; });
+  for (std::size_t i = 1; i < by_offset.size(); ++i)
+    if (by_offset[i]->begin < by_offset[i - 1]->end)
+      fail("entries \"" + by_offset[i - 1]->name + "\" and \"" + by_offset[i]->name + "\" overlap in the data");
+
+  const uint8_t* data = bytes.data() + 8 + header_len;
+  for (const Entry& e : entries) {
+    Tensor t = Tensor::zeros(e.shape, e.dtype);
+    dispatch(e.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      std::memcpy(t.mutable_data<T>(), data + e.begin, e.end - e.begin);
+    });
+    file.tensors.emplace_back(e.name, std::move(t));
+  }
+  return file;
+}
+
+std::vector<uint8_t> serialize_safetensors(const NamedTensors& tensors, const std::map<std::string, std::string>& metadata) {
+  Json header = Json::object();
+  uint64_t offset = 0;
+  for (const auto& [name, t] : tensors) {
+    if (name == "__metadata__") fail("a tensor cannot be named __metadata__");
+    if (header.find(name)) fail("two tensors are named \"" + name + "\"");
+    Json entry = Json::object();
+    entry.set("dtype", Json::string(t.dtype() == DType::f32 ? "F32" : "F64"));
+    Json shape = Json::array();
+    for (int64_t s : t.shape()) shape.push(Json::number(static_cast<double>(s)));
+    entry.set("shape", std::move(shape));
+    const uint64_t size = static_cast<uint64_t>(t.numel()) * dtype_size(t.dtype());
+    entry.set("data_offsets", Json::array({Json::number(static_cast<double>(offset)),
+                                           Json::number(static_cast<double>(offset + size))}));
+    header.set(name, std::move(entry));
+    offset += size;
+  }
+  if (!metadata.empty()) {
+    Json meta = Json::object();
+    for (const auto& [k, v] : metadata) meta.set(k, Json::string(v));
+    header.set("__metadata__", std::move(meta));
+  }
+  std::string text = header.dump();
+  text.append((8 - text.size() % 8) % 8, ' ');  // keep the data 8-byte aligned, as the format recommends
+  std::vector<uint8_t> out(8 + text.size() + offset);
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(static_cast<uint64_t>(text.size()) >> (8 * i));
+  std::memcpy(out.data() + 8, text.data(), text.size());
+  uint8_t* data = out.data() + 8 + text.size();
+  // tensors are laid out in the order given, which is the order of the offsets above
+  for (const auto& [name, t] : tensors) {
+    dispatch(t.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const Tensor c = t.contiguous();
+      const std::size_t n = static_cast<std::size_t>(c.numel()) * sizeof(T);
+      std::memcpy(data, c.template data<T>(), n);
+      data += n;
+    });
+  }
+  return out;
+}
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open '" + path + "' for reading");
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_file(const std::string& path, std::span<const uint8_t> bytes) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error("cannot open '" + tmp + "' for writing");
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw Error("writing '" + tmp + "' failed (disk full?)");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error("cannot rename '" + tmp + "' to '" + path + "'");
+}
+
+}  // namespace glass::io

@@ -1,0 +1,36 @@
+#pragma once
+// safetensors (https://huggingface.co/docs/safetensors): an 8-byte
+// little-endian header length N, N bytes of JSON mapping each tensor name to
+// {"dtype", "shape", "data_offsets": [begin, end]} (offsets relative to the
+// data after the header), then the raw little-endian data. F32 and F64 only.
+//
+// Reading refuses, with a message naming the problem: a file shorter than 8
+// bytes, a header length past the end, bad JSON, an unknown dtype, a shape
+// that does not match its byte range, offsets out of range or overlapping.
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "glass/tensor/tensor.h"
+
+namespace glass::io {
+
+using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
+
+struct SafetensorsFile {
+  NamedTensors tensors;  // in header key order
+  std::map<std::string, std::string> metadata;  // "__metadata__", if present
+};
+
+SafetensorsFile parse_safetensors(std::span<const uint8_t> bytes);
+std::vector<uint8_t> serialize_safetensors(const NamedTensors& tensors,
+                                           const std::map<std::string, std::string>& metadata = {});
+
+// Whole-file helpers for the CLI (the page passes bytes it fetched).
+std::vector<uint8_t> read_file(const std::string& path);
+void write_file(const std::string& path, std::span<const uint8_t> bytes);  // via a temporary + rename
+
+}  // namespace glass::io

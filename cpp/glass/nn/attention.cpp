@@ -1,0 +1,73 @@
+#include "glass/nn/attention.h"
+
+#include <cmath>
+#include <limits>
+
+#include "glass/tensor/ops.h"
+
+namespace glass::nn {
+
+namespace {
+// GPT-2's initialisation: 0.02, and the projections that write into the
+// residual stream scaled down by sqrt(2 * blocks) so the stream's variance
+// does not grow with depth.
+constexpr double kInitStd = 0.02;
+double residual_std(const Config& cfg) { return kInitStd / std::sqrt(2.0 * static_cast<double>(cfg.blocks)); }
+
+// (n, n): 1 above the diagonal, where position i would see a later j
+Tensor causal_mask(int64_t n, DType dtype) {
+  Tensor m = Tensor::zeros({n, n}, dtype);
+  dispatch(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* p = m.mutable_data<T>();
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j) p[i * n + j] = T(1);
+  });
+  return m;
+}
+}  // namespace
+
+Attention::Attention(const Config& cfg, Generator& gen)
+    : wq(cfg.d, cfg.d, kInitStd, gen, cfg.dtype),
+      wk(cfg.d, cfg.d, kInitStd, gen, cfg.dtype),
+      wv(cfg.d, cfg.d, kInitStd, gen, cfg.dtype),
+      wo(cfg.d, cfg.d, residual_std(cfg), gen, cfg.dtype),
+      heads_(cfg.heads) {}
+
+void Attention::visit(const std::string& prefix, const ParamVisitor& visit) {
+  wq.visit(prefix + "wq.", visit);
+  wk.visit(prefix + "wk.", visit);
+  wv.visit(prefix + "wv.", visit);
+  wo.visit(prefix + "wo.", visit);
+}
+
+Tensor Attention::operator()(const Tensor& x, const Rope& rope) const {
+  const int64_t B = x.size(0), n = x.size(1), d = x.size(2), k = d / heads_;
+  // (B, n, d) -> (B, h, n, k): head h takes columns h*k .. h*k+k-1
+  auto split_heads = [&](const Tensor& t) { return permute(reshape(t, {B, n, heads_, k}), {0, 2, 1, 3}); };
+  const Tensor q = rope(split_heads(wq(x)));  // (B, h, n, k)
+  const Tensor kk = rope(split_heads(wk(x)));  // (B, h, n, k)
+  const Tensor v = split_heads(wv(x));        // (B, h, n, k)
+  Tensor scores = matmul(q, transpose(kk)) * (1.0 / std::sqrt(static_cast<double>(k)));  // (B, h, n, n)
+  scores = masked_fill(scores, causal_mask(n, x.dtype()), -std::numeric_limits<double>::infinity());
+  const Tensor weights = softmax(scores, -1);  // (B, h, n, n), rows sum to 1
+  const Tensor heads = matmul(weights, v);      // (B, h, n, k)
+  return wo(reshape(permute(heads, {0, 2, 1, 3}), {B, n, d}));  // concat heads in order, (B, n, d)
+}
+
+SwiGLU::SwiGLU(const Config& cfg, Generator& gen)
+    : w_gate(cfg.d, cfg.hidden, kInitStd, gen, cfg.dtype),
+      w_up(cfg.d, cfg.hidden, kInitStd, gen, cfg.dtype),
+      w_down(cfg.hidden, cfg.d, residual_std(cfg), gen, cfg.dtype) {}
+
+void SwiGLU::visit(const std::string& prefix, const ParamVisitor& visit) {
+  w_gate.visit(prefix + "w_gate.", visit);
+  w_up.visit(prefix + "w_up.", visit);
+  w_down.visit(prefix + "w_down.", visit);
+}
+
+Tensor SwiGLU::operator()(const Tensor& x) const {
+  return w_down(silu(w_gate(x)) * w_up(x));  // (B, n, hidden) inside
+}
+
+}  // namespace glass::nn

@@ -1,0 +1,171 @@
+#include "glass/nn/model.h"
+
+#include <algorithm>
+
+#include "glass/tensor/error.h"
+#include "glass/tensor/ops.h"
+
+namespace glass::nn {
+
+namespace {
+constexpr double kInitStd = 0.02;
+
+const Config& validated(const Config& cfg) {
+  cfg.validate();
+  return cfg;
+}
+
+std::vector<Block> make_blocks(const Config& cfg, Generator& gen) {
+  std::vector<Block> blocks;
+  for (int64_t i = 0; i < cfg.blocks; ++i) blocks.emplace_back(cfg, gen);
+  return blocks;
+}
+}  // namespace
+
+// ---------------------------------------------------------------- Block
+
+Block::Block(const Config& cfg, Generator& gen)
+    : norm_attn(cfg.d, cfg.eps, cfg.dtype), attn(cfg, gen), norm_ffn(cfg.d, cfg.eps, cfg.dtype), ffn(cfg, gen) {}
+
+void Block::visit(const std::string& prefix, const ParamVisitor& visit) {
+  norm_attn.visit(prefix + "norm_attn.", visit);
+  attn.visit(prefix + "attn.", visit);
+  norm_ffn.visit(prefix + "norm_ffn.", visit);
+  ffn.visit(prefix + "ffn.", visit);
+}
+
+Tensor Block::operator()(const Tensor& x, const Rope& rope, Snapshots* snapshots, const std::string& prefix) const {
+  auto snap = [&](const char* name, const Tensor& t) {
+    if (snapshots) snapshots->add(prefix + name, t);
+    return t;
+  };
+  const Tensor a_in = snap("norm.attn", norm_attn(x));  // (B, n, d)
+  const Tensor a = snap("attn", attn(a_in, rope));      // (B, n, d)
+  const Tensor h = snap("resid.attn", x + a);           // (B, n, d)
+  const Tensor f_in = snap("norm.ffn", norm_ffn(h));    // (B, n, d)
+  const Tensor f = snap("ffn", ffn(f_in));              // (B, n, d)
+  return snap("resid.ffn", h + f);                      // (B, n, d)
+}
+
+// ---------------------------------------------------------------- Model
+
+Model::Model(const Config& cfg, uint64_t seed) : Model(validated(cfg), Generator(seed)) {}
+
+// Members initialise in declaration order, so one generator draws the
+// embedding, then each block, then the head: the same seed, the same weights.
+Model::Model(const Config& cfg, Generator&& gen)
+    : tok_emb(cfg.vocab, cfg.d, kInitStd, gen, cfg.dtype),
+      blocks(make_blocks(cfg, gen)),
+      norm_final(cfg.d, cfg.eps, cfg.dtype),
+      head(cfg.d, cfg.vocab, kInitStd, gen, cfg.dtype),
+      cfg_(cfg),
+      rope_(cfg.head_dim(), cfg.context, cfg.rope_base, cfg.dtype) {}
+
+Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, bool record_snapshots) const {
+  if (batch <= 0 || ids.empty() || static_cast<int64_t>(ids.size()) % batch != 0)
+    throw Error("model: " + std::to_string(ids.size()) + " ids cannot form " + std::to_string(batch) +
+                " rows of equal length (need at least one byte per row)");
+  const int64_t n = static_cast<int64_t>(ids.size()) / batch;
+  if (n > cfg_.context)
+    throw Error("model: rows of " + std::to_string(n) + " bytes exceed the context of " + std::to_string(cfg_.context) +
+                " (truncate the text)");
+  Output out;
+  Snapshots* snaps = record_snapshots ? &out.snapshots : nullptr;
+  Tensor x = tok_emb(ids, {batch, n});  // (B, n, d)
+  if (snaps) snaps->add("embed", x);
+  for (std::size_t i = 0; i < blocks.size(); ++i)
+    x = blocks[i](x, rope_, snaps, "blocks." + std::to_string(i) + ".");
+  const Tensor xf = norm_final(x);  // (B, n, d)
+  if (snaps) snaps->add("norm.final", xf);
+  out.logits = head(xf);  // (B, n, V)
+  if (snaps) snaps->add("logits", out.logits);
+  if (n >= 2) {
+    // position t predicts byte t + 1: logits[:, :n-1] against ids[:, 1:]
+    std::vector<int32_t> targets;
+    targets.reserve(static_cast<std::size_t>(batch * (n - 1)));
+    for (int64_t b = 0; b < batch; ++b)
+      targets.insert(targets.end(), ids.begin() + b * n + 1, ids.begin() + (b + 1) * n);
+    out.loss = cross_entropy(slice(out.logits, 1, 0, n - 1), targets);
+  }
+  return out;
+}
+
+void Model::visit(const ParamVisitor& visit) {
+  tok_emb.visit("tok_emb.", visit);
+  for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i].visit("blocks." + std::to_string(i) + ".", visit);
+  norm_final.visit("norm_final.", visit);
+  head.visit("head.", visit);
+}
+
+std::vector<std::pair<std::string, Tensor>> Model::named_parameters() {
+  std::vector<std::pair<std::string, Tensor>> out;
+  visit([&](const std::string& name, Tensor& p) { out.emplace_back(name, p); });
+  return out;
+}
+
+namespace {
+std::string kind_of(const std::string& name) {
+  if (name.ends_with(".gamma")) return "norm";
+  if (name.starts_with("tok_emb.")) return "embedding";
+  if (name.find(".attn.") != std::string::npos) return "attention";
+  if (name.find(".ffn.") != std::string::npos) return "ffn";
+  if (name.starts_with("head.")) return "head";
+  return "other";
+}
+}  // namespace
+
+std::vector<ParamGroup> Model::parameter_table() {
+  std::vector<ParamGroup> table;
+  visit([&](const std::string& name, Tensor& p) {
+    const std::string kind = kind_of(name);
+    auto it = std::find_if(table.begin(), table.end(), [&](const ParamGroup& g) { return g.kind == kind; });
+    if (it == table.end()) it = table.insert(table.end(), ParamGroup{kind, 0, 0});
+    it->tensors += 1;
+    it->params += p.numel();
+  });
+  return table;
+}
+
+int64_t Model::parameter_count() {
+  int64_t total = 0;
+  visit([&](const std::string&, Tensor& p) { total += p.numel(); });
+  return total;
+}
+
+int64_t Model::block_parameter_count(int64_t block) {
+  const std::string prefix = "blocks." + std::to_string(block) + ".";
+  int64_t total = 0;
+  visit([&](const std::string& name, Tensor& p) {
+    if (name.starts_with(prefix)) total += p.numel();
+  });
+  return total;
+}
+
+int64_t Model::norm_count() {
+  int64_t count = 0;
+  visit([&](const std::string& name, Tensor&) { count += kind_of(name) == "norm"; });
+  return count;
+}
+
+void Model::set_eps(double eps) {
+  check_eps("Model::set_eps", eps);
+  for (Block& b : blocks) {
+    b.norm_attn.set_eps(eps);
+    b.norm_ffn.set_eps(eps);
+  }
+  norm_final.set_eps(eps);
+  cfg_.eps = eps;
+}
+
+void Model::to(DType dtype) {
+  if (dtype == cfg_.dtype) return;
+  visit([&](const std::string&, Tensor& p) { p = p.detach().to(dtype).set_requires_grad(); });
+  cfg_.dtype = dtype;
+  rope_ = Rope(cfg_.head_dim(), cfg_.context, cfg_.rope_base, dtype);
+}
+
+void Model::zero_grad() {
+  visit([](const std::string&, Tensor& p) { p.zero_grad(); });
+}
+
+}  // namespace glass::nn

@@ -1,0 +1,36 @@
+#include "glass/nn/rope.h"
+
+#include <cmath>
+#include <vector>
+
+#include "glass/tensor/error.h"
+#include "glass/tensor/ops.h"
+
+namespace glass::nn {
+
+Rope::Rope(int64_t head_dim, int64_t context, double base, DType dtype) : half_(head_dim / 2) {
+  std::vector<double> c(static_cast<std::size_t>(context * head_dim)), s(c.size());
+  for (int64_t pos = 0; pos < context; ++pos)
+    for (int64_t j = 0; j < head_dim; ++j) {
+      // angles in double, rounded once to the model's dtype
+      const int64_t i = j % half_;
+      const double angle = static_cast<double>(pos) * std::pow(base, -2.0 * static_cast<double>(i) / head_dim);
+      c[pos * head_dim + j] = std::cos(angle);
+      s[pos * head_dim + j] = std::sin(angle);
+    }
+  cos_ = Tensor::from_vector(c, {context, head_dim}, dtype);
+  sin_ = Tensor::from_vector(s, {context, head_dim}, dtype);
+}
+
+Tensor Rope::operator()(const Tensor& x) const {
+  const int64_t n = x.size(-2), k = x.size(-1);
+  if (k != 2 * half_ || n > cos_.size(0))
+    throw Error("rope: input " + to_string(x.shape()) + " needs head width " + std::to_string(2 * half_) +
+                " and at most " + std::to_string(cos_.size(0)) + " positions");
+  const Tensor x1 = slice(x, -1, 0, half_);   // (B, h, n, k/2)
+  const Tensor x2 = slice(x, -1, half_, k);   // (B, h, n, k/2)
+  const Tensor rotated = concat({neg(x2), x1}, -1);  // (B, h, n, k)
+  return x * slice(cos_, 0, 0, n) + rotated * slice(sin_, 0, 0, n);
+}
+
+}  // namespace glass::nn

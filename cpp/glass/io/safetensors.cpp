@@ -148,7 +148,8 @@ std::vector<uint8_t> serialize_safetensors(const NamedTensors& tensors, const st
   std::memcpy(out.data() + 8, text.data(), text.size());
   uint8_t* data = out.data() + 8 + text.size();
   // tensors are laid out in the order given, which is the order of the offsets above
-  for (const auto& [name, t] : tensors) {
+  for (const auto& named : tensors) {
+    const Tensor& t = named.second;  // (clang 14 cannot capture a structured binding)
     dispatch(t.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const Tensor c = t.contiguous();

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Configure + build one CMake preset: native | asan | wasm.
+#   bash scripts/build.sh wasm            # everything in the preset
+#   bash scripts/build.sh wasm --web      # only what the web app needs (glass_core)
+#   bash scripts/build.sh native --target glass_bench
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+preset="${1:?usage: build.sh native|asan|wasm [--web] [cmake --build args]}"
+shift
+case "$preset" in native | asan | wasm) ;; *) die "unknown preset '$preset'" ;; esac
+
+args=("$@")
+if [[ "${args[0]:-}" == "--web" ]]; then
+  # glass_core exists only once cpp/wasm/ has sources.
+  if compgen -G "cpp/wasm/*.cpp" >/dev/null; then args=(--target glass_core); else args=(); fi
+fi
+
+t0=$(now)
+say "build:$preset: configure (build/$preset)"
+cmake --preset "$preset" --log-level=WARNING
+say "build:$preset: build ${args[*]}"
+cmake --build --preset "$preset" "${args[@]}"
+say "build:$preset: done in $(($(now) - t0)) s"

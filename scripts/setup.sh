@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Install what GlassLLM needs, only what is missing. Safe to run again and again.
+#   - Debian packages (apt-get, non-interactive, one `apt-get update` at most)
+#   - npm packages (`npm ci` when node_modules is missing or older than package-lock.json)
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+# One entry per line: "<debian package>  <command that proves it is there, or - to ask dpkg>".
+# Extend here (later: chromium, python3-torch, ...).
+APT_PACKAGES=(
+  "cmake            cmake"
+  "ninja-build      ninja"
+  "g++              g++"
+  "emscripten       em++"
+  "googletest       -"
+  "libbenchmark-dev -"
+  "nodejs           node"
+  "npm              npm"
+)
+
+missing=()
+for entry in "${APT_PACKAGES[@]}"; do
+  read -r pkg probe <<<"$entry"
+  if [[ "$probe" != "-" ]]; then
+    command -v "$probe" >/dev/null 2>&1 && continue
+  fi
+  dpkg -s "$pkg" >/dev/null 2>&1 && [[ "$probe" == "-" ]] && continue
+  missing+=("$pkg")
+done
+
+if ((${#missing[@]})); then
+  say "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q "${missing[@]}"
+else
+  say "setup: Debian packages present (${#APT_PACKAGES[@]} checked)"
+fi
+
+if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules ]]; then
+  say "setup: npm ci (node_modules missing or older than package-lock.json)"
+  npm ci --no-audit --no-fund
+  touch node_modules
+else
+  say "setup: node_modules up to date"
+fi

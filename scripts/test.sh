@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# npm test: every test, fail fast.
+#   1. setup (apt + npm, only what is missing)
+#   2. for each preset native, asan, wasm: configure, build, ctest -j2 --output-on-failure
+#   3. vitest run (tests/web/**, loads the wasm build)
+# Run a subset with: npm test -- native wasm web   (stages: native asan wasm web)
+# Ends with one line "tests: N passed, M failed".
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+stages=("$@")
+((${#stages[@]})) || stages=(native asan wasm web)
+for stage in "${stages[@]}"; do
+  case "$stage" in native | asan | wasm | web) ;; *) die "unknown stage '$stage' (native asan wasm web)" ;; esac
+done
+has_stage() { [[ " ${stages[*]} " == *" $1 "* ]]; }
+
+summary=()      # one line per finished stage
+total_passed=0
+total_failed=0
+current="setup"
+t_all=$(now)
+
+on_exit() {
+  local rc=$?
+  echo
+  say "test summary"
+  for line in "${summary[@]}"; do echo "  $line"; done
+  if ((rc != 0)); then
+    echo "  FAILED at stage: $current (exit $rc)"
+    ((total_failed > 0)) || total_failed=1
+  else
+    echo "  all stages passed in $(($(now) - t_all)) s"
+  fi
+  echo "tests: $total_passed passed, $total_failed failed"
+}
+trap on_exit EXIT
+
+add_summary() {   # stage passed failed t0
+  summary+=("$(printf '%-7s %4d passed %3d failed  (%d s)' "$1" "$2" "$3" $(($(now) - $4)))")
+  total_passed=$((total_passed + $2))
+  total_failed=$((total_failed + $3))
+}
+
+bash scripts/setup.sh
+
+run_ctest() {   # $1 = preset
+  local preset=$1 t0 log rc=0 passed failed total cases
+  t0=$(now)
+  current="$preset (build)"
+  bash scripts/build.sh "$preset"
+  current="$preset (ctest)"
+  log="build/$preset/ctest-summary.log"
+  say "test:$preset: ctest -j2"
+  ctest --preset "$preset" -j2 --output-on-failure 2>&1 | tee "$log" || rc=$?
+  # "100% tests passed, 0 tests failed out of 71" / "80% tests passed, 14 tests failed out of 71"
+  failed=$(sed -n 's/.*tests passed, \([0-9]*\) tests\{0,1\} failed out of [0-9]*.*/\1/p' "$log" | tail -1)
+  total=$(sed -n 's/.*tests passed, [0-9]* tests\{0,1\} failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+  if [[ -z "$total" ]]; then
+    ((rc != 0)) || rc=1
+    return "$rc"
+  fi
+  passed=$((total - failed))
+  # Under wasm one ctest entry runs the whole GoogleTest suite: count its cases.
+  if [[ "$preset" == wasm ]] && ((failed == 0)); then
+    cases=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' \
+              "build/$preset/Testing/Temporary/LastTest.log" 2>/dev/null | awk '{s+=$1} END {print s+0}')
+    ((cases == 0)) || passed=$cases
+  fi
+  add_summary "$preset" "$passed" "$failed" "$t0"
+  return "$rc"
+}
+
+for stage in native asan wasm; do
+  if has_stage "$stage"; then run_ctest "$stage"; fi
+done
+
+if has_stage web; then
+  t0=$(now)
+  current="web (wasm build)"
+  has_stage wasm || bash scripts/build.sh wasm --web
+  current="web (vitest)"
+  say "test:web: vitest run"
+  mkdir -p build
+  rm -f build/vitest.json
+  rc=0
+  vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json || rc=$?
+  if [[ -f build/vitest.json ]]; then
+    read -r passed failed < <(node -e '
+      const r = JSON.parse(require("fs").readFileSync("build/vitest.json", "utf8"));
+      console.log(r.numPassedTests, r.numFailedTests)')
+    add_summary web "$passed" "$failed" "$t0"
+  fi
+  ((rc == 0)) || exit "$rc"
+fi
+current="done"

@@ -1,0 +1,266 @@
+// Embind bindings for the GlassLLM core: thin marshalling only.
+//
+// Every entry point goes through guard<&f> (marshal.h), so a glass::Error (or
+// any std::exception) reaches JS as an `Error` with the core's message.
+//
+// Ownership across the boundary: every Tensor, RMSNorm, Generator and
+// NoGradGuard returned to JS is a new Embind handle that JS must `.delete()`.
+// A Tensor handle is a copy of the C++ Tensor (a shared_ptr), so deleting it
+// frees the values only when nothing else (a graph, a norm's gamma, another
+// handle) still holds them. The TypeScript facade in web/src/core owns these
+// handles through scopes; raw users of this module must delete them by hand.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+
+#include "glass/glass.h"
+#include "marshal.h"
+
+namespace glass::wasm {
+namespace {
+
+using nn::RMSNorm;
+
+DType dtype_from(const std::string& name) { return parse_dtype(name); }
+
+BackwardOptions backward_options_from(const val& options) {
+  BackwardOptions out;
+  if (options.isUndefined() || options.isNull()) return out;
+  const val graph = options["retainGraph"];
+  const val grads = options["retainGrads"];
+  out.retain_graph = !graph.isUndefined() && graph.as<bool>();
+  out.retain_grads = !grads.isUndefined() && grads.as<bool>();
+  return out;
+}
+
+// ---- construction ----
+Tensor from_array(val data, val shape, std::string dtype) {
+  return Tensor::from_vector(doubles_from(data), int64s_from("tensor shape", shape), dtype_from(dtype));
+}
+Tensor scalar(double value, std::string dtype) { return Tensor::scalar(value, dtype_from(dtype)); }
+Tensor zeros(val shape, std::string dtype) { return Tensor::zeros(int64s_from("zeros shape", shape), dtype_from(dtype)); }
+Tensor ones(val shape, std::string dtype) { return Tensor::ones(int64s_from("ones shape", shape), dtype_from(dtype)); }
+Tensor full(val shape, double value, std::string dtype) {
+  return Tensor::full(int64s_from("full shape", shape), value, dtype_from(dtype));
+}
+Tensor randn(val shape, Generator& gen, std::string dtype) {
+  return Tensor::randn(int64s_from("randn shape", shape), gen, dtype_from(dtype));
+}
+Tensor uniform(val shape, double low, double high, Generator& gen, std::string dtype) {
+  return Tensor::uniform(int64s_from("uniform shape", shape), low, high, gen, dtype_from(dtype));
+}
+Generator* make_generator(double seed) {
+  const int64_t s = whole_from("Generator seed", seed);
+  if (s < 0) throw Error("Generator seed: must be >= 0, got " + std::to_string(s));
+  return new Generator(static_cast<uint64_t>(s));
+}
+
+// ---- Tensor methods (first argument is the handle) ----
+val shape_of(const Tensor& t) { return js_numbers(t.shape()); }
+val strides_of(const Tensor& t) { return js_numbers(t.strides()); }
+std::string dtype_of_tensor(const Tensor& t) { return std::string(dtype_name(t.dtype())); }
+double numel_of(const Tensor& t) { return static_cast<double>(t.numel()); }
+int ndim_of(const Tensor& t) { return t.ndim(); }
+val data_of(const Tensor& t) { return js_values(t); }
+double item_of(const Tensor& t) { return t.item(); }
+bool is_contiguous(const Tensor& t) { return t.is_contiguous(); }
+std::string name_of(const Tensor& t) { return t.name(); }
+void set_name(Tensor& t, std::string name) { t.set_name(std::move(name)); }
+bool requires_grad(const Tensor& t) { return t.requires_grad(); }
+void set_requires_grad(Tensor& t, bool on) { t.set_requires_grad(on); }
+bool is_leaf(const Tensor& t) { return t.is_leaf(); }
+val grad_of(const Tensor& t) { return js_tensor_or_null(t.grad()); }
+void zero_grad(Tensor& t) { t.zero_grad(); }
+void retain_grad(Tensor& t) { t.retain_grad(); }
+void backward(const Tensor& t, val options) { t.backward(backward_options_from(options)); }
+void backward_with(const Tensor& t, const Tensor& upstream, val options) {
+  t.backward(upstream, backward_options_from(options));
+}
+Tensor detach(const Tensor& t) { return t.detach(); }
+Tensor contiguous(const Tensor& t) { return t.contiguous(); }
+Tensor clone_of(const Tensor& t) { return t.clone(); }
+Tensor to_dtype(const Tensor& t, std::string dtype) { return t.to(dtype_from(dtype)); }
+std::string describe_tensor(const Tensor& t) { return describe(t); }
+
+// ---- ops whose arguments need marshalling ----
+Tensor sub_scalar(const Tensor& a, double s) { return a - s; }
+Tensor div_scalar(const Tensor& a, double s) { return a / s; }
+Tensor sum_axis(const Tensor& x, int axis, bool keepdim) { return sum(x, axis, keepdim); }
+Tensor mean_axis(const Tensor& x, int axis, bool keepdim) { return mean(x, axis, keepdim); }
+Tensor max_axis(const Tensor& x, int axis, bool keepdim) { return max(x, axis, keepdim); }
+Tensor sum_to_shape(const Tensor& x, val shape) { return sum_to(x, int64s_from("sum_to shape", shape)); }
+Tensor reshape_to(const Tensor& x, val shape) { return reshape(x, int64s_from("reshape shape", shape)); }
+Tensor broadcast_to_shape(const Tensor& x, val shape) {
+  return broadcast_to(x, int64s_from("broadcast_to shape", shape));
+}
+Tensor permute_axes(const Tensor& x, val axes) { return permute(x, ints_from("permute axes", axes)); }
+Tensor slice_axis(const Tensor& x, int axis, double start, double stop) {
+  return slice(x, axis, whole_from("slice start", start), whole_from("slice stop", stop));
+}
+Tensor concat_all(val xs, int axis) { return concat(tensors_from(xs), axis); }
+Tensor embedding_of(const Tensor& weight, val ids, val ids_shape) {
+  return embedding(weight, ids_from("embedding ids", ids), int64s_from("embedding ids shape", ids_shape));
+}
+Tensor one_hot_of(val ids, val ids_shape, double classes, std::string dtype) {
+  return one_hot(ids_from("one_hot ids", ids), int64s_from("one_hot ids shape", ids_shape),
+                 whole_from("one_hot classes", classes), dtype_from(dtype));
+}
+Tensor cross_entropy_of(const Tensor& logits, val targets) {
+  return cross_entropy(logits, ids_from("cross_entropy targets", targets));
+}
+
+// ---- autograd ----
+bool is_grad_enabled() { return grad_enabled(); }
+NoGradGuard* make_no_grad() { return new NoGradGuard(); }
+
+// Nodes as plain objects; `value` and `grad` are new Tensor handles or null.
+val trace(const Tensor& root) {
+  val out = val::array();
+  const std::vector<GraphNode> nodes = trace_graph(root);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const GraphNode& n = nodes[i];
+    val node = val::object();
+    node.set("id", n.id);
+    node.set("op", n.op);
+    node.set("detail", n.detail);
+    node.set("name", n.name);
+    node.set("inputs", js_numbers(n.inputs));
+    node.set("shape", js_numbers(n.shape));
+    node.set("dtype", std::string(dtype_name(n.dtype)));
+    node.set("requiresGrad", n.requires_grad);
+    node.set("value", js_tensor_or_null(n.value));
+    node.set("grad", js_tensor_or_null(n.grad));
+    out.set(i, node);
+  }
+  return out;
+}
+
+// ---- nn::RMSNorm ----
+RMSNorm* make_rmsnorm(double d, double eps, std::string dtype) {
+  return new RMSNorm(whole_from("RMSNorm d", d), eps, dtype_from(dtype));
+}
+Tensor rmsnorm_call(const RMSNorm& norm, const Tensor& x) { return norm(x); }
+double rmsnorm_eps(const RMSNorm& norm) { return norm.eps(); }
+void rmsnorm_set_eps(RMSNorm& norm, double eps) { norm.set_eps(eps); }
+double rmsnorm_dim(const RMSNorm& norm) { return static_cast<double>(norm.dim()); }
+std::string rmsnorm_dtype(const RMSNorm& norm) { return std::string(dtype_name(norm.dtype())); }
+Tensor rmsnorm_gamma(const RMSNorm& norm) { return norm.gamma(); }
+void rmsnorm_set_gamma(RMSNorm& norm, const Tensor& gamma) { norm.set_gamma(gamma); }
+
+using Unary = Tensor (*)(const Tensor&);
+using Binary = Tensor (*)(const Tensor&, const Tensor&);
+using WithScalar = Tensor (*)(const Tensor&, double);
+
+}  // namespace
+}  // namespace glass::wasm
+
+EMSCRIPTEN_BINDINGS(glass_core) {
+  namespace em = emscripten;
+  using namespace glass;
+  using namespace glass::wasm;
+
+  em::class_<Tensor>("Tensor")
+      .function("shape", guard<&shape_of>)
+      .function("strides", guard<&strides_of>)
+      .function("dtype", guard<&dtype_of_tensor>)
+      .function("numel", guard<&numel_of>)
+      .function("ndim", guard<&ndim_of>)
+      .function("data", guard<&data_of>)
+      .function("item", guard<&item_of>)
+      .function("isContiguous", guard<&is_contiguous>)
+      .function("name", guard<&name_of>)
+      .function("setName", guard<&set_name>)
+      .function("requiresGrad", guard<&requires_grad>)
+      .function("setRequiresGrad", guard<&set_requires_grad>)
+      .function("isLeaf", guard<&is_leaf>)
+      .function("grad", guard<&grad_of>)
+      .function("zeroGrad", guard<&zero_grad>)
+      .function("retainGrad", guard<&retain_grad>)
+      .function("backward", guard<&backward>)
+      .function("backwardWith", guard<&backward_with>)
+      .function("detach", guard<&detach>)
+      .function("contiguous", guard<&contiguous>)
+      .function("clone", guard<&clone_of>)
+      .function("to", guard<&to_dtype>)
+      .function("describe", guard<&describe_tensor>);
+
+  em::class_<Generator>("Generator").constructor(guard<&make_generator>);
+
+  em::class_<NoGradGuard>("NoGradGuard").constructor(guard<&make_no_grad>);
+  em::function("gradEnabled", guard<&is_grad_enabled>);
+
+  em::class_<nn::RMSNorm>("RMSNorm")
+      .constructor(guard<&make_rmsnorm>)
+      .function("call", guard<&rmsnorm_call>)
+      .function("eps", guard<&rmsnorm_eps>)
+      .function("setEps", guard<&rmsnorm_set_eps>)
+      .function("dim", guard<&rmsnorm_dim>)
+      .function("dtype", guard<&rmsnorm_dtype>)
+      .function("gamma", guard<&rmsnorm_gamma>)
+      .function("setGamma", guard<&rmsnorm_set_gamma>);
+
+  // construction
+  em::function("fromArray", guard<&from_array>);
+  em::function("scalar", guard<&scalar>);
+  em::function("zeros", guard<&zeros>);
+  em::function("ones", guard<&ones>);
+  em::function("full", guard<&full>);
+  em::function("randn", guard<&randn>);
+  em::function("uniform", guard<&uniform>);
+
+  // elementwise, binary (broadcasting)
+  em::function("add", guard<static_cast<Binary>(&glass::add)>);
+  em::function("sub", guard<static_cast<Binary>(&glass::sub)>);
+  em::function("mul", guard<static_cast<Binary>(&glass::mul)>);
+  em::function("div", guard<static_cast<Binary>(&glass::div)>);
+  em::function("addScalar", guard<static_cast<WithScalar>(&glass::add)>);
+  em::function("subScalar", guard<&sub_scalar>);
+  em::function("mulScalar", guard<static_cast<WithScalar>(&glass::mul)>);
+  em::function("divScalar", guard<&div_scalar>);
+
+  // elementwise, unary
+  em::function("neg", guard<static_cast<Unary>(&glass::neg)>);
+  em::function("pow", guard<static_cast<WithScalar>(&glass::pow)>);
+  em::function("square", guard<static_cast<Unary>(&glass::square)>);
+  em::function("sqrt", guard<static_cast<Unary>(&glass::sqrt)>);
+  em::function("exp", guard<static_cast<Unary>(&glass::exp)>);
+  em::function("log", guard<static_cast<Unary>(&glass::log)>);
+  em::function("sigmoid", guard<static_cast<Unary>(&glass::sigmoid)>);
+  em::function("silu", guard<static_cast<Unary>(&glass::silu)>);
+  em::function("tanh", guard<static_cast<Unary>(&glass::tanh)>);
+  em::function("relu", guard<static_cast<Unary>(&glass::relu)>);
+
+  // reductions
+  em::function("sum", guard<static_cast<Unary>(&glass::sum)>);
+  em::function("sumAxis", guard<&sum_axis>);
+  em::function("mean", guard<static_cast<Unary>(&glass::mean)>);
+  em::function("meanAxis", guard<&mean_axis>);
+  em::function("max", guard<static_cast<Unary>(&glass::max)>);
+  em::function("maxAxis", guard<&max_axis>);
+  em::function("sumTo", guard<&sum_to_shape>);
+
+  // matmul and shape
+  em::function("matmul", guard<static_cast<Binary>(&glass::matmul)>);
+  em::function("reshape", guard<&reshape_to>);
+  em::function("permute", guard<&permute_axes>);
+  em::function("transpose", guard<static_cast<Tensor (*)(const Tensor&, int, int)>(&glass::transpose)>);
+  em::function("slice", guard<&slice_axis>);
+  em::function("concat", guard<&concat_all>);
+  em::function("broadcastTo", guard<&broadcast_to_shape>);
+
+  // selection
+  em::function("where", guard<static_cast<Tensor (*)(const Tensor&, const Tensor&, const Tensor&)>(&glass::where)>);
+  em::function("maskedFill",
+               guard<static_cast<Tensor (*)(const Tensor&, const Tensor&, double)>(&glass::masked_fill)>);
+  em::function("embedding", guard<&embedding_of>);
+  em::function("oneHot", guard<&one_hot_of>);
+
+  // composed
+  em::function("softmax", guard<static_cast<Tensor (*)(const Tensor&, int)>(&glass::softmax)>);
+  em::function("logSoftmax", guard<static_cast<Tensor (*)(const Tensor&, int)>(&glass::log_softmax)>);
+  em::function("crossEntropy", guard<&cross_entropy_of>);
+
+  // autograd inspection
+  em::function("traceGraph", guard<&trace>);
+}

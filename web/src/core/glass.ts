@@ -1,0 +1,234 @@
+// The typed entry point to the wasm core.
+//
+//   const glass = await loadGlass();            // in Node: loadGlass({ wasmBinary })
+//   const [a, diff] = glass.scope(() => {
+//     const norm = glass.rmsnorm(2, { eps: 1e-6, dtype: 'float64' });
+//     const a = norm.call(glass.tensor([[3, 4]], { dtype: 'float64' }));
+//     const b = norm.call(glass.tensor([[6, 8]], { dtype: 'float64' }));
+//     return [a.data(), b.sub(a).data()];      // plain arrays: every handle is freed
+//   });
+//
+// Ownership of handles is described in scope.ts: use glass.scope(); anything
+// created outside a scope must be disposed by the caller.
+import createGlassCore, { type GlassCoreOptions } from './wasm/glass_core.js';
+import type { Context } from './context';
+import { flatten } from './data';
+import { GlassError, guarded } from './errors';
+import { RMSNorm } from './nn';
+import type { RawGenerator, RawModule } from './raw';
+import { HandleTracker } from './scope';
+import { Tensor } from './tensor';
+import type { DTypeName, Disposable, TensorData } from './types';
+
+export interface LoadOptions {
+  /** The .wasm bytes. Needed in Node (Vitest); in the browser the glue fetches them. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: GlassCoreOptions['locateFile'];
+}
+
+export interface GraphNode {
+  id: number;
+  /** "leaf" for tensors no op made; otherwise the core's op name ("square", "mean", ...). */
+  op: string;
+  /** Op arguments worth showing, e.g. "axis=-1, keepdim". */
+  detail: string;
+  name: string;
+  /** Ids of this node's inputs, in argument order. */
+  inputs: number[];
+  shape: number[];
+  dtype: DTypeName;
+  requiresGrad: boolean;
+  /** The tensor itself, or null if it no longer exists. A new handle. */
+  value: Tensor | null;
+  /** Its gradient after backward (leaves, or retainGrads), else null. A new handle. */
+  grad: Tensor | null;
+}
+
+/** A seeded random stream: the same seed gives the same numbers natively and in wasm. */
+export class Generator implements Disposable {
+  private handle: RawGenerator | null;
+  constructor(
+    private readonly ctx: Context,
+    raw: RawGenerator,
+  ) {
+    this.handle = raw;
+    ctx.tracker.track(this);
+  }
+  get raw(): RawGenerator {
+    if (this.handle === null) throw new GlassError('this Generator was disposed');
+    return this.handle;
+  }
+  get isDisposed(): boolean {
+    return this.handle === null;
+  }
+  dispose(): void {
+    if (this.handle === null) return;
+    this.handle.delete();
+    this.handle = null;
+    this.ctx.tracker.forget(this);
+  }
+}
+
+export interface RandomOptions {
+  dtype?: DTypeName;
+  /** Seed of a fresh generator (default 0), unless `generator` is given. */
+  seed?: number;
+  /** Continue an existing stream instead. */
+  generator?: Generator;
+}
+
+export class Glass {
+  private readonly ctx: Context;
+
+  constructor(raw: RawModule) {
+    this.ctx = { raw, tracker: new HandleTracker() };
+  }
+
+  /** The raw Embind module (handles must be freed by hand). */
+  get raw(): RawModule {
+    return this.ctx.raw;
+  }
+
+  // ---- ownership ----
+  /** Runs fn; disposes every handle created inside except those in its result. */
+  scope<R>(fn: () => R): R {
+    return this.ctx.tracker.scope(fn);
+  }
+  /** Takes handles out of every scope: the caller disposes them. */
+  keep<V>(value: V): V {
+    return this.ctx.tracker.keep(value);
+  }
+  /** Number of facade handles (Tensor, RMSNorm, Generator) not yet disposed. */
+  liveHandles(): number {
+    return this.ctx.tracker.liveCount;
+  }
+
+  // ---- construction ----
+  /**
+   * A tensor from a number, nested arrays ([[3, 4]] has shape [1, 2]) or a
+   * typed array (1-d unless `shape` is given). dtype defaults to float64 for a
+   * Float64Array and float32 otherwise.
+   */
+  tensor(data: TensorData, options: { shape?: readonly number[]; dtype?: DTypeName; requiresGrad?: boolean } = {}): Tensor {
+    const flat = flatten(data, options.shape, options.dtype);
+    const t = this.wrap(() => this.ctx.raw.fromArray(flat.values, flat.shape, flat.dtype));
+    if (options.requiresGrad) t.requiresGrad = true;
+    return t;
+  }
+  scalar(value: number, dtype: DTypeName = 'float32'): Tensor {
+    return this.wrap(() => this.ctx.raw.scalar(value, dtype));
+  }
+  zeros(shape: readonly number[], dtype: DTypeName = 'float32'): Tensor {
+    return this.wrap(() => this.ctx.raw.zeros(shape, dtype));
+  }
+  ones(shape: readonly number[], dtype: DTypeName = 'float32'): Tensor {
+    return this.wrap(() => this.ctx.raw.ones(shape, dtype));
+  }
+  full(shape: readonly number[], value: number, dtype: DTypeName = 'float32'): Tensor {
+    return this.wrap(() => this.ctx.raw.full(shape, value, dtype));
+  }
+  generator(seed = 0): Generator {
+    return new Generator(this.ctx, guarded(() => new this.ctx.raw.Generator(seed)));
+  }
+  randn(shape: readonly number[], options: RandomOptions = {}): Tensor {
+    return this.withGenerator(options, (gen) => this.ctx.raw.randn(shape, gen, options.dtype ?? 'float32'));
+  }
+  uniform(shape: readonly number[], low: number, high: number, options: RandomOptions = {}): Tensor {
+    return this.withGenerator(options, (gen) => this.ctx.raw.uniform(shape, low, high, gen, options.dtype ?? 'float32'));
+  }
+
+  // ---- ops with several tensor inputs (the rest are Tensor methods) ----
+  add(a: Tensor, b: Tensor | number): Tensor {
+    return a.add(b);
+  }
+  sub(a: Tensor, b: Tensor | number): Tensor {
+    return a.sub(b);
+  }
+  mul(a: Tensor, b: Tensor | number): Tensor {
+    return a.mul(b);
+  }
+  div(a: Tensor, b: Tensor | number): Tensor {
+    return a.div(b);
+  }
+  matmul(a: Tensor, b: Tensor): Tensor {
+    return a.matmul(b);
+  }
+  concat(xs: readonly Tensor[], axis: number): Tensor {
+    const raws = xs.map((x) => x.raw);
+    return this.wrap(() => this.ctx.raw.concat(raws, axis));
+  }
+  /** cond nonzero -> a, else b; all three broadcast together. */
+  where(cond: Tensor, a: Tensor, b: Tensor): Tensor {
+    const [c, x, y] = [cond.raw, a.raw, b.raw];
+    return this.wrap(() => this.ctx.raw.where(c, x, y));
+  }
+  /** Rows of weight (V, D) picked by ids (shape idsShape, default [ids.length]). */
+  embedding(weight: Tensor, ids: ArrayLike<number>, idsShape: readonly number[] = [ids.length]): Tensor {
+    const w = weight.raw;
+    return this.wrap(() => this.ctx.raw.embedding(w, ids, idsShape));
+  }
+  oneHot(ids: ArrayLike<number>, classes: number, options: { shape?: readonly number[]; dtype?: DTypeName } = {}): Tensor {
+    return this.wrap(() => this.ctx.raw.oneHot(ids, options.shape ?? [ids.length], classes, options.dtype ?? 'float32'));
+  }
+  /** Mean over positions of -log softmax(logits)[target]; one target per row of logits. */
+  crossEntropy(logits: Tensor, targets: ArrayLike<number>): Tensor {
+    const l = logits.raw;
+    return this.wrap(() => this.ctx.raw.crossEntropy(l, targets));
+  }
+
+  // ---- autograd ----
+  /** Runs fn with graph recording off (nests; restored even if fn throws). */
+  noGrad<R>(fn: () => R): R {
+    const guard = guarded(() => new this.ctx.raw.NoGradGuard());
+    try {
+      return fn();
+    } finally {
+      guard.delete();
+    }
+  }
+  gradEnabled(): boolean {
+    return this.ctx.raw.gradEnabled();
+  }
+  /** Every tensor `root` depends on, inputs before users, root last. */
+  traceGraph(root: Tensor): GraphNode[] {
+    const r = root.raw;
+    const nodes = guarded(() => this.ctx.raw.traceGraph(r));
+    return nodes.map((n) => ({
+      ...n,
+      value: n.value === null ? null : new Tensor(this.ctx, n.value),
+      grad: n.grad === null ? null : new Tensor(this.ctx, n.grad),
+    }));
+  }
+
+  // ---- nn ----
+  rmsnorm(d: number, options: { eps?: number; dtype?: DTypeName } = {}): RMSNorm {
+    const raw = guarded(() => new this.ctx.raw.RMSNorm(d, options.eps ?? 1e-6, options.dtype ?? 'float32'));
+    return new RMSNorm(this.ctx, raw);
+  }
+
+  private wrap(call: () => ReturnType<RawModule['zeros']>): Tensor {
+    return new Tensor(this.ctx, guarded(call));
+  }
+
+  private withGenerator(options: RandomOptions, call: (gen: RawGenerator) => ReturnType<RawModule['zeros']>): Tensor {
+    if (options.generator) {
+      const gen = options.generator.raw;
+      return this.wrap(() => call(gen));
+    }
+    const gen = guarded(() => new this.ctx.raw.Generator(options.seed ?? 0));
+    try {
+      return this.wrap(() => call(gen));
+    } finally {
+      gen.delete();
+    }
+  }
+}
+
+/** Loads the wasm core and returns the typed API. */
+export async function loadGlass(options: LoadOptions = {}): Promise<Glass> {
+  const coreOptions: GlassCoreOptions = {};
+  if (options.wasmBinary !== undefined) coreOptions.wasmBinary = options.wasmBinary;
+  if (options.locateFile !== undefined) coreOptions.locateFile = options.locateFile;
+  const raw = await createGlassCore(coreOptions);
+  return new Glass(raw);
+}

@@ -1,0 +1,8 @@
+// Public surface of the core facade. No DOM here: this runs in a Worker too.
+export { loadGlass, Glass, Generator } from './glass';
+export type { GraphNode, LoadOptions, RandomOptions } from './glass';
+export { Tensor } from './tensor';
+export type { TensorOrNumber } from './tensor';
+export { RMSNorm } from './nn';
+export { GlassError } from './errors';
+export type { BackwardOptions, DTypeName, Disposable, NestedNumbers, TensorData } from './types';

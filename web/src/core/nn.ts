@@ -1,0 +1,69 @@
+// nn modules of the core, as facade handles.
+import type { Context } from './context';
+import { GlassError, guarded } from './errors';
+import type { RawRMSNorm } from './raw';
+import { Tensor } from './tensor';
+import type { DTypeName, Disposable } from './types';
+
+/**
+ * RMSNorm(x) = gamma * x / sqrt(mean(x^2 over the last axis) + eps), written in
+ * the core from Tensor ops only (square, mean, add eps, sqrt, div, mul), so
+ * backward and the graph trace show each step.
+ */
+export class RMSNorm implements Disposable {
+  private handle: RawRMSNorm | null;
+
+  /** Internal: use glass.rmsnorm(). Takes ownership of `raw`. */
+  constructor(
+    private readonly ctx: Context,
+    raw: RawRMSNorm,
+  ) {
+    this.handle = raw;
+    ctx.tracker.track(this);
+  }
+
+  private get raw(): RawRMSNorm {
+    if (this.handle === null) throw new GlassError('this RMSNorm was disposed (its scope ended, or dispose() was called)');
+    return this.handle;
+  }
+
+  get isDisposed(): boolean {
+    return this.handle === null;
+  }
+
+  dispose(): void {
+    if (this.handle === null) return;
+    this.handle.delete();
+    this.handle = null;
+    this.ctx.tracker.forget(this);
+  }
+
+  /** x (..., d) -> (..., d). */
+  call(x: Tensor): Tensor {
+    const xr = x.raw;
+    return new Tensor(this.ctx, guarded(() => this.raw.call(xr)));
+  }
+
+  get eps(): number {
+    return guarded(() => this.raw.eps());
+  }
+  /** Must be finite and >= 0; otherwise a GlassError and eps is unchanged. */
+  set eps(eps: number) {
+    guarded(() => this.raw.setEps(eps));
+  }
+  get dim(): number {
+    return guarded(() => this.raw.dim());
+  }
+  get dtype(): DTypeName {
+    return guarded(() => this.raw.dtype());
+  }
+  /** gamma (d,): a new handle sharing the norm's parameter (its grad after backward). */
+  get gamma(): Tensor {
+    return new Tensor(this.ctx, guarded(() => this.raw.gamma()));
+  }
+  /** Replaces gamma; must be (d,) of this norm's dtype. */
+  setGamma(gamma: Tensor): void {
+    const g = gamma.raw;
+    guarded(() => this.raw.setGamma(g));
+  }
+}

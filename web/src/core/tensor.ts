@@ -1,0 +1,263 @@
+// Tensor: the facade's handle to a C++ glass::Tensor.
+//
+// Values live in wasm memory. `data()` copies them out; shape and dtype are
+// read once. Every method that computes returns a new Tensor, tracked by the
+// current scope (see scope.ts for who frees what). Ops accept a Tensor or a
+// number where the C++ API has a scalar overload.
+import type { Context } from './context';
+import { GlassError, guarded } from './errors';
+import type { RawTensor } from './raw';
+import type { BackwardOptions, DTypeName, Disposable, NestedNumbers } from './types';
+
+export type TensorOrNumber = Tensor | number;
+
+export class Tensor implements Disposable {
+  private handle: RawTensor | null;
+  private cachedShape: readonly number[] | null = null;
+
+  /** Internal: use glass.tensor() and friends. Takes ownership of `raw`. */
+  constructor(
+    private readonly ctx: Context,
+    raw: RawTensor,
+  ) {
+    this.handle = raw;
+    ctx.tracker.track(this);
+  }
+
+  /** The Embind handle (throws if disposed). For the facade's own use. */
+  get raw(): RawTensor {
+    if (this.handle === null) throw new GlassError('this Tensor was disposed (its scope ended, or dispose() was called)');
+    return this.handle;
+  }
+
+  get isDisposed(): boolean {
+    return this.handle === null;
+  }
+
+  dispose(): void {
+    if (this.handle === null) return;
+    this.handle.delete();
+    this.handle = null;
+    this.ctx.tracker.forget(this);
+  }
+
+  // ---- metadata and values ----
+  get shape(): readonly number[] {
+    this.cachedShape ??= Object.freeze(guarded(() => this.raw.shape()));
+    return this.cachedShape;
+  }
+  get dtype(): DTypeName {
+    return guarded(() => this.raw.dtype());
+  }
+  get ndim(): number {
+    return this.shape.length;
+  }
+  get numel(): number {
+    return guarded(() => this.raw.numel());
+  }
+  get strides(): number[] {
+    return guarded(() => this.raw.strides());
+  }
+  get isContiguous(): boolean {
+    return guarded(() => this.raw.isContiguous());
+  }
+  /** A row-major copy of the values (Float32Array for float32, Float64Array for float64). */
+  data(): Float32Array | Float64Array {
+    return guarded(() => this.raw.data());
+  }
+  /** The values as nested arrays of the tensor's shape (a number for shape ()). */
+  toNested(): NestedNumbers {
+    const flat = this.data();
+    const shape = this.shape;
+    let pos = 0;
+    const build = (axis: number): NestedNumbers => {
+      if (axis === shape.length) return flat[pos++];
+      return Array.from({ length: shape[axis] }, () => build(axis + 1));
+    };
+    return build(0);
+  }
+  /** The single value of a one-element tensor. */
+  item(): number {
+    return guarded(() => this.raw.item());
+  }
+  get name(): string {
+    return guarded(() => this.raw.name());
+  }
+  set name(name: string) {
+    guarded(() => this.raw.setName(name));
+  }
+  /** Sets the name the graph inspector shows; returns this. */
+  named(name: string): this {
+    this.name = name;
+    return this;
+  }
+  toString(): string {
+    return this.handle === null ? 'Tensor(disposed)' : `Tensor(${guarded(() => this.raw.describe())})`;
+  }
+
+  // ---- autograd ----
+  get requiresGrad(): boolean {
+    return guarded(() => this.raw.requiresGrad());
+  }
+  set requiresGrad(on: boolean) {
+    guarded(() => this.raw.setRequiresGrad(on));
+  }
+  /** Marks a leaf as needing a gradient; returns this. */
+  requireGrad(on = true): this {
+    this.requiresGrad = on;
+    return this;
+  }
+  get isLeaf(): boolean {
+    return guarded(() => this.raw.isLeaf());
+  }
+  /** The gradient written by backward, or null. Each read is a new handle. */
+  get grad(): Tensor | null {
+    const g = guarded(() => this.raw.grad());
+    return g === null ? null : new Tensor(this.ctx, g);
+  }
+  zeroGrad(): void {
+    guarded(() => this.raw.zeroGrad());
+  }
+  /** Asks backward() to store this non-leaf's gradient; returns this. */
+  retainGrad(): this {
+    guarded(() => this.raw.retainGrad());
+    return this;
+  }
+  /** backward() from a one-element tensor, or backward(upstream) with a gradient of this shape. */
+  backward(upstreamOrOptions?: Tensor | BackwardOptions, options?: BackwardOptions): void {
+    if (upstreamOrOptions instanceof Tensor) {
+      const upstream = upstreamOrOptions.raw;
+      guarded(() => this.raw.backwardWith(upstream, options ?? {}));
+    } else {
+      guarded(() => this.raw.backward(upstreamOrOptions ?? {}));
+    }
+  }
+  detach(): Tensor {
+    return this.make((t) => t.detach());
+  }
+
+  // ---- copies and views ----
+  contiguous(): Tensor {
+    return this.make((t) => t.contiguous());
+  }
+  clone(): Tensor {
+    return this.make((t) => t.clone());
+  }
+  /** Explicit cast (differentiable). */
+  to(dtype: DTypeName): Tensor {
+    return this.make((t) => t.to(dtype));
+  }
+
+  // ---- elementwise, binary (broadcasting); a number is a scalar of this dtype ----
+  add(other: TensorOrNumber): Tensor {
+    return this.binary(other, 'add', 'addScalar');
+  }
+  sub(other: TensorOrNumber): Tensor {
+    return this.binary(other, 'sub', 'subScalar');
+  }
+  mul(other: TensorOrNumber): Tensor {
+    return this.binary(other, 'mul', 'mulScalar');
+  }
+  div(other: TensorOrNumber): Tensor {
+    return this.binary(other, 'div', 'divScalar');
+  }
+
+  // ---- elementwise, unary ----
+  neg(): Tensor {
+    return this.make((t) => this.ctx.raw.neg(t));
+  }
+  pow(exponent: number): Tensor {
+    return this.make((t) => this.ctx.raw.pow(t, exponent));
+  }
+  square(): Tensor {
+    return this.make((t) => this.ctx.raw.square(t));
+  }
+  sqrt(): Tensor {
+    return this.make((t) => this.ctx.raw.sqrt(t));
+  }
+  exp(): Tensor {
+    return this.make((t) => this.ctx.raw.exp(t));
+  }
+  log(): Tensor {
+    return this.make((t) => this.ctx.raw.log(t));
+  }
+  sigmoid(): Tensor {
+    return this.make((t) => this.ctx.raw.sigmoid(t));
+  }
+  silu(): Tensor {
+    return this.make((t) => this.ctx.raw.silu(t));
+  }
+  tanh(): Tensor {
+    return this.make((t) => this.ctx.raw.tanh(t));
+  }
+  relu(): Tensor {
+    return this.make((t) => this.ctx.raw.relu(t));
+  }
+
+  // ---- reductions: over everything (shape ()) or along one axis ----
+  sum(axis?: number, keepdim = false): Tensor {
+    return this.make((t) => (axis === undefined ? this.ctx.raw.sum(t) : this.ctx.raw.sumAxis(t, axis, keepdim)));
+  }
+  mean(axis?: number, keepdim = false): Tensor {
+    return this.make((t) => (axis === undefined ? this.ctx.raw.mean(t) : this.ctx.raw.meanAxis(t, axis, keepdim)));
+  }
+  max(axis?: number, keepdim = false): Tensor {
+    return this.make((t) => (axis === undefined ? this.ctx.raw.max(t) : this.ctx.raw.maxAxis(t, axis, keepdim)));
+  }
+  /** Sums down to `shape` (undoes broadcasting). */
+  sumTo(shape: readonly number[]): Tensor {
+    return this.make((t) => this.ctx.raw.sumTo(t, shape));
+  }
+
+  // ---- matmul and shape ----
+  matmul(other: Tensor): Tensor {
+    const b = other.raw;
+    return this.make((t) => this.ctx.raw.matmul(t, b));
+  }
+  /** One size may be -1. */
+  reshape(shape: readonly number[]): Tensor {
+    return this.make((t) => this.ctx.raw.reshape(t, shape));
+  }
+  permute(axes: readonly number[]): Tensor {
+    return this.make((t) => this.ctx.raw.permute(t, axes));
+  }
+  transpose(axis0 = -2, axis1 = -1): Tensor {
+    return this.make((t) => this.ctx.raw.transpose(t, axis0, axis1));
+  }
+  /** Elements [start, stop) along `axis`; negative indices count from the end. */
+  slice(axis: number, start: number, stop: number): Tensor {
+    return this.make((t) => this.ctx.raw.slice(t, axis, start, stop));
+  }
+  broadcastTo(shape: readonly number[]): Tensor {
+    return this.make((t) => this.ctx.raw.broadcastTo(t, shape));
+  }
+
+  // ---- selection and composed ----
+  /** `value` where mask is nonzero (mask broadcasts to this), this elsewhere. */
+  maskedFill(mask: Tensor, value: number): Tensor {
+    const m = mask.raw;
+    return this.make((t) => this.ctx.raw.maskedFill(t, m, value));
+  }
+  softmax(axis = -1): Tensor {
+    return this.make((t) => this.ctx.raw.softmax(t, axis));
+  }
+  logSoftmax(axis = -1): Tensor {
+    return this.make((t) => this.ctx.raw.logSoftmax(t, axis));
+  }
+
+  // ---- helpers ----
+  private make(call: (raw: RawTensor) => RawTensor): Tensor {
+    const self = this.raw;
+    return new Tensor(this.ctx, guarded(() => call(self)));
+  }
+
+  private binary(
+    other: TensorOrNumber,
+    withTensor: 'add' | 'sub' | 'mul' | 'div',
+    withScalar: 'addScalar' | 'subScalar' | 'mulScalar' | 'divScalar',
+  ): Tensor {
+    if (typeof other === 'number') return this.make((t) => this.ctx.raw[withScalar](t, other));
+    const b = other.raw;
+    return this.make((t) => this.ctx.raw[withTensor](t, b));
+  }
+}

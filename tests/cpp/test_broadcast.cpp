@@ -1,0 +1,94 @@
+// numpy broadcasting: the shape rule, and the values binary ops produce with it.
+#include <vector>
+
+#include "gradcheck.h"
+
+namespace {
+
+using namespace glass;
+
+TEST(Broadcast, ShapeRule) {
+  EXPECT_EQ(broadcast_shapes("t", {3, 1, 4}, {2, 4}), (Shape{3, 2, 4}));
+  EXPECT_EQ(broadcast_shapes("t", {2, 4}, {3, 1, 4}), (Shape{3, 2, 4}));
+  EXPECT_EQ(broadcast_shapes("t", {}, {2, 3}), (Shape{2, 3}));
+  EXPECT_EQ(broadcast_shapes("t", {5, 1}, {1, 6}), (Shape{5, 6}));
+  EXPECT_EQ(broadcast_shapes("t", {1}, {1}), (Shape{1}));
+  EXPECT_EQ(broadcast_shapes("t", {2, 1, 3}, {4, 1}), (Shape{2, 4, 3}));
+  EXPECT_EQ(broadcast_shapes("t", {0, 3}, {1, 3}), (Shape{0, 3}));
+  EXPECT_THROW(broadcast_shapes("t", {2, 3}, {3, 2}), Error);
+  EXPECT_THROW(broadcast_shapes("t", {3}, {4}), Error);
+}
+
+TEST(Broadcast, ColumnPlusRow) {
+  Tensor col = Tensor::of({{1}, {2}}, DType::f64);  // (2, 1)
+  Tensor row = Tensor::of({10, 20, 30}, DType::f64);  // (3,)
+  EXPECT_TENSOR(col + row, (Shape{2, 3}), {11, 21, 31, 12, 22, 32});
+  EXPECT_TENSOR(row + col, (Shape{2, 3}), {11, 21, 31, 12, 22, 32});
+  EXPECT_TENSOR(col - row, (Shape{2, 3}), {-9, -19, -29, -8, -18, -28});
+  EXPECT_TENSOR(row - col, (Shape{2, 3}), {9, 19, 29, 8, 18, 28});
+  EXPECT_TENSOR(col * row, (Shape{2, 3}), {10, 20, 30, 20, 40, 60});
+  EXPECT_TENSOR(row / col, (Shape{2, 3}), {10, 20, 30, 5, 10, 15});
+}
+
+TEST(Broadcast, ThreeDWithTwoD) {
+  // a (3,1,4), b (2,4): out[i][j][k] = a[i][0][k] + b[j][k]
+  std::vector<double> av(12), bv(8);
+  for (size_t i = 0; i < av.size(); ++i) av[i] = 100.0 * static_cast<double>(i);
+  for (size_t i = 0; i < bv.size(); ++i) bv[i] = static_cast<double>(i);
+  Tensor a = Tensor::from_f64(av, {3, 1, 4});
+  Tensor b = Tensor::from_f64(bv, {2, 4});
+  Tensor c = a + b;
+  ASSERT_EQ(c.shape(), (Shape{3, 2, 4}));
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 2; ++j)
+      for (int64_t k = 0; k < 4; ++k) EXPECT_EQ(c.at({i, j, k}), a.at({i, 0, k}) + b.at({j, k}));
+  Tensor d = b * a;  // order reversed: same shape, same values for mul
+  ASSERT_EQ(d.shape(), (Shape{3, 2, 4}));
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 2; ++j)
+      for (int64_t k = 0; k < 4; ++k) EXPECT_EQ(d.at({i, j, k}), a.at({i, 0, k}) * b.at({j, k}));
+}
+
+TEST(Broadcast, ScalarTensorWithMatrix) {
+  Tensor s = Tensor::scalar(2, DType::f64);
+  Tensor m = Tensor::of({{1, 2}, {3, 4}}, DType::f64);
+  EXPECT_TENSOR(s * m, (Shape{2, 2}), {2, 4, 6, 8});
+  EXPECT_TENSOR(m - s, (Shape{2, 2}), {-1, 0, 1, 2});
+  EXPECT_TENSOR(s / m, (Shape{2, 2}), {2, 1, 2.0 / 3, 0.5}, 1e-15);
+}
+
+TEST(Broadcast, OnNonContiguousInputs) {
+  // transpose makes a strided view; broadcasting must follow its strides.
+  Tensor m = Tensor::of({{1, 2, 3}, {4, 5, 6}}, DType::f64);  // (2, 3)
+  Tensor t = transpose(m);                                     // (3, 2): [[1,4],[2,5],[3,6]]
+  Tensor r = Tensor::of({10, 100}, DType::f64);                // (2,)
+  EXPECT_TENSOR(t * r, (Shape{3, 2}), {10, 400, 20, 500, 30, 600});
+  EXPECT_TENSOR(t + t, (Shape{3, 2}), {2, 8, 4, 10, 6, 12});
+}
+
+TEST(Broadcast, BroadcastToAndSumTo) {
+  Tensor r = Tensor::of({{1, 2, 3}}, DType::f64);  // (1, 3)
+  Tensor b = broadcast_to(r, {2, 2, 3});
+  EXPECT_TENSOR(b, (Shape{2, 2, 3}), {1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3});
+  EXPECT_THROW(broadcast_to(r, {2, 4}), Error);
+
+  std::vector<double> v(12);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i);
+  Tensor x = Tensor::from_f64(v, {2, 2, 3});
+  // sum over axis 0 and 1 -> (1, 3) ; (0..11): columns sum 0+3+6+9=18, 22, 26
+  EXPECT_TENSOR(sum_to(x, {1, 3}), (Shape{1, 3}), {18, 22, 26});
+  EXPECT_TENSOR(sum_to(x, {3}), (Shape{3}), {18, 22, 26});
+  EXPECT_TENSOR(sum_to(x, {2, 1, 1}), (Shape{2, 1, 1}), {15, 51});
+  EXPECT_TENSOR(sum_to(x, {}), Shape{}, {66});
+  EXPECT_TENSOR(sum_to(x, {2, 2, 3}), (Shape{2, 2, 3}), v);
+}
+
+TEST(Broadcast, Float32Arithmetic) {
+  Tensor a = Tensor::of({{1.5f, 2}}, DType::f32);
+  Tensor b = Tensor::of({{0.25f}, {4}}, DType::f32);
+  Tensor c = a * b;
+  EXPECT_EQ(c.dtype(), DType::f32);
+  EXPECT_TENSOR(c, (Shape{2, 2}), {0.375, 0.5, 6, 8});
+}
+
+}  // namespace

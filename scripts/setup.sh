@@ -17,6 +17,7 @@ APT_PACKAGES=(
   "libbenchmark-dev -"
   "nodejs           node"
   "npm              npm"
+  "bible-kjv        bible"
 )
 
 missing=()

@@ -1,5 +1,6 @@
 #include "glass/io/model_weights.h"
 
+#include <algorithm>
 #include <set>
 
 #include "glass/io/safetensors.h"
@@ -19,10 +20,12 @@ std::vector<uint8_t> save_weights(nn::Model& model, const std::map<std::string, 
   return serialize_safetensors(tensors, meta);
 }
 
-void load_weights(nn::Model& model, std::span<const uint8_t> bytes) {
-  SafetensorsFile file = parse_safetensors(bytes);
+void load_weights(nn::Model& model, std::span<const uint8_t> bytes) { load_weights(model, parse_safetensors(bytes).tensors); }
+
+void load_weights(nn::Model& model, const NamedTensors& tensors) {
   std::map<std::string, Tensor> found;
-  for (auto& [name, t] : file.tensors) found.emplace(name, t);
+  for (const auto& [name, t] : tensors)
+    if (!found.emplace(name, t).second) throw Error("weights: tensor \"" + name + "\" appears twice");
 
   // Check everything first: a refused file must leave the model as it was.
   std::set<std::string> expected;
@@ -37,8 +40,13 @@ void load_weights(nn::Model& model, std::span<const uint8_t> bytes) {
   for (const auto& [name, t] : found)
     if (!expected.count(name)) throw Error("weights: unexpected tensor \"" + name + "\" (not a parameter of this model)");
 
-  const DType dtype = model.config().dtype;
-  model.visit([&](const std::string& name, Tensor& p) { p = found.at(name).to(dtype).set_requires_grad(); });
+  model.visit([&](const std::string& name, Tensor& p) {
+    const Tensor src = found.at(name).to(p.dtype()).contiguous();
+    dispatch(p.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      std::copy_n(src.data<T>(), p.numel(), p.mutable_data<T>());
+    });
+  });
 }
 
 nn::Config config_from_weights(std::span<const uint8_t> bytes) {

@@ -10,8 +10,7 @@ namespace glass::nn {
 
 void check_eps(const char* where, double eps) {
   if (!std::isfinite(eps) || eps < 0)
-    throw Error(std::string(where) + ": eps must be finite and >= 0, got " + std::to_string(eps) +
-                (std::isnan(eps) ? " (NaN)" : ""));
+    throw Error(std::string(where) + ": eps must be finite and >= 0, got " + format_scalar(eps));
 }
 
 RMSNorm::RMSNorm(int64_t d, double eps, DType dtype) : d_(d), eps_(eps) {

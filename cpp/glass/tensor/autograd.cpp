@@ -5,6 +5,7 @@
 
 #include "glass/tensor/error.h"
 #include "glass/tensor/ops.h"
+#include "glass/tensor/strided.h"
 
 namespace glass {
 
@@ -85,8 +86,15 @@ std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Nod
   return {order.rbegin(), order.rend()};
 }
 
-// Gradients are stored contiguous: a rule may hand back a broadcast view.
-void accumulate(Tensor& slot, const Tensor& g) { slot = slot.defined() ? add(slot, g) : g.contiguous(); }
+// Gradients are stored contiguous and in storage of their own: a rule may
+// hand back a broadcast view, or the very tensor it gave another input
+// (add passes dout to both sides), and optimizers scale gradients in place.
+// Gradients still flowing through the graph are only read, so sharing is fine.
+void add_into(Tensor& slot, const Tensor& g) { slot = slot.defined() ? add(slot, g) : g; }
+
+void accumulate(Tensor& slot, const Tensor& g) {
+  slot = slot.defined() ? add(slot, g) : detail::materialize(g, g.dtype());
+}
 
 }  // namespace
 
@@ -120,7 +128,7 @@ void run_backward(const Tensor& root, const Tensor& upstream, const BackwardOpti
         throw Error("backward: rule of '" + node->op + "' produced " + describe(dinputs[i]) + " for input " +
                     std::to_string(i) + " which is " + describe(in) + " (a bug in that rule)");
       if (Node* producer = in.grad_fn().get())
-        accumulate(grad_of[producer], dinputs[i]);
+        add_into(grad_of[producer], dinputs[i]);
       else
         accumulate(in.impl()->grad, dinputs[i]);
     }

@@ -60,12 +60,6 @@ Tensor unary_map(const Tensor& x, F f) {
   return out;
 }
 
-std::string format_scalar(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", s);
-  return buf;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- binary

@@ -65,26 +65,29 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   if (a.ndim() == 0 || b.ndim() == 0)
     throw Error("matmul: needs at least 1-d operands, got shapes " + to_string(a.shape()) + " and " +
                 to_string(b.shape()));
-  // 1-d operands: a row on the left, a column on the right, that axis dropped after
-  if (a.ndim() == 1) {
-    Tensor r = matmul(reshape(a, {1, a.shape()[0]}), b);
-    Shape s = r.shape();
-    s.erase(s.end() - 2);
-    return reshape(r, s);
-  }
-  if (b.ndim() == 1) {
-    Tensor r = matmul(a, reshape(b, {b.shape()[0], 1}));
-    Shape s = r.shape();
-    s.pop_back();
-    return reshape(r, s);
-  }
-  const int64_t m = a.shape()[a.ndim() - 2], k = a.shape()[a.ndim() - 1];
-  const int64_t k2 = b.shape()[b.ndim() - 2], n = b.shape()[b.ndim() - 1];
+  const int64_t k = a.shape().back();
+  const int64_t k2 = b.ndim() == 1 ? b.shape()[0] : b.shape()[b.ndim() - 2];
   if (k != k2)
     throw Error("matmul: inner sizes differ: " + to_string(a.shape()) + " @ " + to_string(b.shape()) + " needs " +
                 std::to_string(k) + " == " + std::to_string(k2) + " (the last axis of the left operand must match "
                 "the second-to-last of the right)");
-  const Shape batch = broadcast_shapes("matmul (batch axes)", batch_of(a), batch_of(b));
+  // 1-d operands: a row on the left, a column on the right, that axis dropped after
+  const bool row = a.ndim() == 1, col = b.ndim() == 1;
+  if (row || col) {
+    const Tensor r = matmul(row ? reshape(a, {1, k}) : a, col ? reshape(b, {k, 1}) : b);  // (..., m, n)
+    Shape s = r.shape();
+    if (col) s.pop_back();                     // n = 1
+    if (row) s.erase(s.end() - (col ? 1 : 2));  // m = 1
+    return reshape(r, s);
+  }
+  const int64_t m = a.shape()[a.ndim() - 2], n = b.shape()[b.ndim() - 1];
+  Shape batch;
+  try {
+    batch = broadcast_shapes("matmul", batch_of(a), batch_of(b));
+  } catch (const Error& e) {
+    throw Error("matmul: batch axes of " + to_string(a.shape()) + " and " + to_string(b.shape()) +
+                " cannot broadcast (" + e.what() + ")");
+  }
   Tensor out = matmul_forward(a, b, batch, m, k, n);
   return record(out, "matmul", {a, b}, [a = a.detach(), b = b.detach()](std::vector<Tensor>& d, const Tensor& dout) {
     // dA = dC B^T, dB = A^T dC, each summed over the batch axes its operand was broadcast along

@@ -63,7 +63,7 @@ Tensor sum_axis(const Tensor& x, const AxisSplit& s, double scale) {
 }
 
 Tensor reduce_sum(const char* op, const Tensor& x, int axis, bool keepdim, bool average) {
-  const int ax = normalize_axis(op, axis, x.ndim());
+  const int ax = normalize_axis(op, axis, x.shape());
   const AxisSplit s = split_axis(x, ax, keepdim);
   if (average) check_nonempty(op, x, s.len);
   const double scale = average ? 1.0 / static_cast<double>(s.len) : 1.0;
@@ -149,7 +149,7 @@ Tensor max(const Tensor& x) {
   return reshape(reduce_max(reshape(x, {x.numel()}), 0, false, ""), {});
 }
 Tensor max(const Tensor& x, int axis, bool keepdim) {
-  return reduce_max(x, normalize_axis("max", axis, x.ndim()), keepdim, axis_detail(axis, keepdim));
+  return reduce_max(x, normalize_axis("max", axis, x.shape()), keepdim, axis_detail(axis, keepdim));
 }
 
 Tensor sum_to(const Tensor& x, const Shape& shape) {

@@ -35,7 +35,8 @@ Tensor select(const Tensor& cond, const Tensor& a, const Tensor& b) {
   return out;
 }
 
-void check_ids(const char* op, std::span<const int32_t> ids, const Shape& ids_shape, int64_t limit, const char* what) {
+// `what` names the thing indexed, e.g. "rows of weight (4, 2)".
+void check_ids(const char* op, std::span<const int32_t> ids, const Shape& ids_shape, int64_t limit, const std::string& what) {
   check_shape(op, ids_shape);
   if (static_cast<int64_t>(ids.size()) != numel(ids_shape))
     throw Error(std::string(op) + ": " + std::to_string(ids.size()) + " ids do not fill shape " + to_string(ids_shape));
@@ -72,7 +73,7 @@ Tensor embedding(const Tensor& weight, std::span<const int32_t> ids, const Shape
   if (weight.ndim() != 2)
     throw Error("embedding: weight must be 2-d (vocabulary, width), got shape " + to_string(weight.shape()));
   const int64_t vocab = weight.shape()[0], width = weight.shape()[1];
-  check_ids("embedding", ids, ids_shape, vocab, "rows");
+  check_ids("embedding", ids, ids_shape, vocab, "rows of weight " + to_string(weight.shape()));
   Shape shape = ids_shape;
   shape.push_back(width);
   const Tensor w = detail::contiguous_values(weight);

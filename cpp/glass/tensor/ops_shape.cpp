@@ -108,8 +108,8 @@ Tensor permute(const Tensor& x, const std::vector<int>& axes) {
 Tensor transpose(const Tensor& x, int axis0, int axis1) {
   if (x.ndim() < 2)
     throw Error("transpose: needs at least 2 dimensions, got shape " + to_string(x.shape()));
-  const int a = normalize_axis("transpose", axis0, x.ndim());
-  const int b = normalize_axis("transpose", axis1, x.ndim());
+  const int a = normalize_axis("transpose", axis0, x.shape());
+  const int b = normalize_axis("transpose", axis1, x.shape());
   std::vector<int> axes(x.ndim());
   for (int i = 0; i < x.ndim(); ++i) axes[i] = i;
   std::swap(axes[a], axes[b]);
@@ -117,7 +117,7 @@ Tensor transpose(const Tensor& x, int axis0, int axis1) {
 }
 
 Tensor slice(const Tensor& x, int axis, int64_t start, int64_t stop) {
-  const int ax = normalize_axis("slice", axis, x.ndim());
+  const int ax = normalize_axis("slice", axis, x.shape());
   const int64_t n = x.shape()[ax];
   const int64_t s = start < 0 ? start + n : start;
   const int64_t e = stop < 0 ? stop + n : stop;
@@ -141,7 +141,7 @@ Tensor slice(const Tensor& x, int axis, int64_t start, int64_t stop) {
 Tensor concat(const std::vector<Tensor>& xs, int axis) {
   if (xs.empty()) throw Error("concat: needs at least one tensor");
   const Tensor& first = xs[0];
-  const int ax = normalize_axis("concat", axis, first.ndim());
+  const int ax = normalize_axis("concat", axis, first.shape());
   Shape shape = first.shape();
   shape[ax] = 0;
   for (std::size_t i = 0; i < xs.size(); ++i) {

@@ -12,6 +12,9 @@ class Generator {
   uint64_t next_u64();  // splitmix64
   double uniform();     // [0, 1) with 53 random bits
   double normal();      // Box-Muller, one value per call
+  // The whole state: saving and restoring it resumes the same stream.
+  uint64_t state() const { return state_; }
+  void set_state(uint64_t state) { state_ = state; }
 
  private:
   uint64_t state_;

@@ -1,5 +1,6 @@
 #include "glass/tensor/shape.h"
 
+#include <cstdio>
 #include <string>
 
 #include "glass/tensor/error.h"
@@ -48,12 +49,19 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
   return out;
 }
 
-int normalize_axis(const char* op, int axis, int ndim) {
+int normalize_axis(const char* op, int axis, const Shape& shape) {
+  const int ndim = static_cast<int>(shape.size());
   if (axis < -ndim || axis >= ndim)
-    throw Error(std::string(op) + ": axis " + std::to_string(axis) + " is out of range for a tensor with " +
-                std::to_string(ndim) + " dimension" + (ndim == 1 ? "" : "s") +
+    throw Error(std::string(op) + ": axis " + std::to_string(axis) + " is out of range for shape " + to_string(shape) +
+                " with " + std::to_string(ndim) + " dimension" + (ndim == 1 ? "" : "s") +
                 (ndim == 0 ? "" : " (valid: " + std::to_string(-ndim) + " to " + std::to_string(ndim - 1) + ")"));
   return axis < 0 ? axis + ndim : axis;
+}
+
+std::string format_scalar(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", value);
+  return buf;
 }
 
 void check_shape(const char* op, const Shape& shape) {

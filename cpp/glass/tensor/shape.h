@@ -18,8 +18,12 @@ std::string to_string(const Shape& shape);  // "(2, 3)"; "()" for a scalar
 // Throws glass::Error naming `op` and both shapes.
 Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b);
 
-// Maps a possibly negative axis into [0, ndim); throws naming `op` otherwise.
-int normalize_axis(const char* op, int axis, int ndim);
+// Maps a possibly negative axis into [0, ndim); throws naming `op`, the axis
+// and the shape otherwise.
+int normalize_axis(const char* op, int axis, const Shape& shape);
+
+// "%g" of a scalar, for messages and graph details: 1e-06, not 0.000001.
+std::string format_scalar(double value);
 
 // Checks every size is >= 0; names `op` and the shape otherwise.
 void check_shape(const char* op, const Shape& shape);

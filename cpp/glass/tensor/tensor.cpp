@@ -124,7 +124,7 @@ int64_t Tensor::offset() const { return checked().offset; }
 DType Tensor::dtype() const { return checked().dtype; }
 int Tensor::ndim() const { return static_cast<int>(checked().shape.size()); }
 int64_t Tensor::numel() const { return glass::numel(checked().shape); }
-int64_t Tensor::size(int axis) const { return shape()[normalize_axis("size", axis, ndim())]; }
+int64_t Tensor::size(int axis) const { return shape()[normalize_axis("size", axis, shape())]; }
 const std::string& Tensor::name() const { return checked().name; }
 Tensor& Tensor::set_name(std::string name) {
   checked();

@@ -1,0 +1,33 @@
+#pragma once
+// Command-line flags: `--name value` pairs after the command word. Every
+// accessor names the flag in its error, and unknown flags are refused, so a
+// typo never silently falls back to a default.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace glass::cli {
+
+class Args {
+ public:
+  // argv after the command; `known` lists the flags this command accepts.
+  Args(const std::vector<std::string>& argv, const std::set<std::string>& known);
+
+  std::string text(const std::string& flag) const;  // required
+  std::optional<std::string> text_or(const std::string& flag) const;
+  int64_t integer(const std::string& flag, int64_t fallback, int64_t min, int64_t max) const;
+  double number(const std::string& flag, double fallback, double min, double max) const;
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+// Thrown for a usage problem: the message plus the command's usage text.
+struct UsageError {
+  std::string message;
+};
+
+}  // namespace glass::cli

@@ -1,0 +1,107 @@
+// glassllm inspect --weights W --text T [--eps E] [--dtype f32|f64] [--json OUT]
+// One forward and backward of the next-byte loss on T; prints a summary and
+// optionally writes every snapshot and gradient as JSON:
+//   { "loss": x, "snapshots": { name: { "shape": [...], "data": [...] } },
+//     "grads": { snapshot or parameter name: { ... } } }
+// with the batch axis removed.
+#include <cmath>
+#include <cstdio>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/load_model.h"
+#include "glass/io/bytes.h"
+#include "glass/io/safetensors.h"
+#include "glass/tensor/error.h"
+
+namespace glass::cli {
+
+namespace {
+
+// {"shape":[...],"data":[...]} with enough digits to round-trip the dtype.
+void append_tensor(std::string& out, const Tensor& t, bool drop_batch) {
+  Shape shape = t.shape();
+  if (drop_batch && !shape.empty()) shape.erase(shape.begin());
+  out += "{\"shape\":[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? "," : "") + std::to_string(shape[i]);
+  out += "],\"data\":[";
+  const char* fmt = t.dtype() == DType::f32 ? "%.9g" : "%.17g";
+  char buf[40];
+  bool first = true;
+  for (double v : t.to_vector()) {
+    if (!first) out += ',';
+    first = false;
+    if (std::isfinite(v)) {
+      std::snprintf(buf, sizeof buf, fmt, v);
+      out += buf;
+    } else {
+      out += "null";  // JSON has no NaN or Infinity
+    }
+  }
+  out += "]}";
+}
+
+double rms(const Tensor& t) {
+  double s = 0;
+  const auto v = t.to_vector();
+  for (double x : v) s += x * x;
+  return v.empty() ? 0 : std::sqrt(s / static_cast<double>(v.size()));
+}
+
+}  // namespace
+
+int run_inspect(const Argv& argv) {
+  const Args args(argv, {"weights", "text", "eps", "dtype", "json"});
+  const DType dtype = parse_dtype(args.text_or("dtype").value_or("f32"));
+  auto model = load_model(args.text("weights"), dtype);
+  if (auto eps = args.text_or("eps")) model->set_eps(args.number("eps", 0, 0, 1e6));
+  const std::vector<int32_t> ids = io::encode_bytes(args.text("text"));
+  if (ids.size() < 2) throw UsageError{"--text needs at least 2 bytes (the loss predicts each next byte)"};
+  if (static_cast<int64_t>(ids.size()) > model->config().context)
+    throw UsageError{"--text is " + std::to_string(ids.size()) + " bytes; the model's context is " +
+                     std::to_string(model->config().context)};
+
+  auto out = model->forward(ids, 1, /*record_snapshots=*/true);
+  out.loss.backward();
+  std::printf("loss %.6f nats/byte over %zu predictions (%s, eps %g)\n", out.loss.item(), ids.size() - 1,
+              std::string(dtype_name(dtype)).c_str(), model->eps());
+  std::printf("%-24s %-12s %12s %12s\n", "snapshot", "shape", "rms", "grad rms");
+  for (const auto& [name, t] : out.snapshots.items()) {
+    Shape s = t.shape();
+    s.erase(s.begin());
+    std::printf("%-24s %-12s %12.5g %12.5g\n", name.c_str(), to_string(s).c_str(), rms(t),
+                t.grad().defined() ? rms(t.grad()) : 0.0);
+  }
+
+  if (auto path = args.text_or("json")) {
+    std::string json = "{\"loss\":";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", out.loss.item());
+    json += buf;
+    json += ",\"snapshots\":{";
+    bool first = true;
+    for (const auto& [name, t] : out.snapshots.items()) {
+      json += (first ? "\"" : ",\"") + name + "\":";
+      first = false;
+      append_tensor(json, t, true);
+    }
+    json += "},\"grads\":{";
+    first = true;
+    for (const auto& [name, t] : out.snapshots.items()) {
+      if (!t.grad().defined()) continue;
+      json += (first ? "\"" : ",\"") + name + "\":";
+      first = false;
+      append_tensor(json, t.grad(), true);
+    }
+    for (const auto& [name, p] : model->named_parameters()) {
+      json += ",\"" + name + "\":";
+      append_tensor(json, p.grad(), false);
+    }
+    json += "}}\n";
+    io::write_file(*path, std::span(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
+    std::printf("wrote %s (%zu bytes)\n", path->c_str(), json.size());
+  }
+  return 0;
+}
+
+}  // namespace glass::cli

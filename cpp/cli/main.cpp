@@ -1,0 +1,50 @@
+// glassllm: the native command line for the GlassLLM model.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "glass/tensor/error.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: glassllm <command> [flags]
+
+commands:
+  info      --weights W
+  inspect   --weights W --text T [--eps E] [--dtype f32|f64] [--json OUT]
+  generate  --weights W --prompt P [--tokens N] [--temperature T] [--seed S]
+  train     --text FILE --out W [--steps N] [--batch B] [--ctx N] [--lr LR] [--seed S]
+            [--resume W.ckpt] [--warmup N] [--eval-every N] [--clip C]
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace glass::cli;
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  const Argv rest(argv + 2, argv + argc);
+  try {
+    if (command == "info") return run_info(rest);
+    if (command == "inspect") return run_inspect(rest);
+    if (command == "generate") return run_generate(rest);
+    if (command == "train") return run_train(rest);
+    std::fprintf(stderr, "glassllm: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    return 2;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "glassllm %s: %s\n\n%s", command.c_str(), e.message.c_str(), kUsage);
+    return 2;
+  } catch (const glass::Error& e) {
+    std::fprintf(stderr, "glassllm %s: %s\n", command.c_str(), e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "glassllm %s: unexpected error: %s\n", command.c_str(), e.what());
+    return 1;
+  }
+}

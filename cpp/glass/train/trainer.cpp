@@ -1,0 +1,130 @@
+#include "glass/train/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "glass/io/model_weights.h"
+#include "glass/io/safetensors.h"
+#include "glass/tensor/autograd.h"
+#include "glass/tensor/error.h"
+
+namespace glass::train {
+
+namespace {
+// Batch sampling draws from its own stream, so changing how the model is
+// initialised never changes which windows are seen.
+constexpr uint64_t kSamplerStream = 0x5EED0F5A3B1E5ull;
+}  // namespace
+
+Trainer::Trainer(nn::Model& model, const Corpus& corpus, TrainOptions options)
+    : model_(model),
+      corpus_(corpus),
+      opt_(options),
+      adamw_(model.named_parameters(), AdamWOptions{.weight_decay = options.weight_decay}),
+      schedule_{options.lr, options.warmup, options.steps, 0.1},
+      sampler_(options.seed ^ kSamplerStream) {
+  if (opt_.steps <= 0 || opt_.batch <= 0) throw Error("train: steps and batch must be positive");
+  if (!(opt_.lr > 0) || !std::isfinite(opt_.lr)) throw Error("train: learning rate must be positive and finite");
+  if (corpus.ctx() > model.config().context)
+    throw Error("train: context " + std::to_string(corpus.ctx()) + " exceeds the model's " +
+                std::to_string(model.config().context));
+}
+
+double Trainer::validation_loss() const {
+  NoGradGuard no_grad;
+  auto windows = corpus_.validation_windows();
+  if (opt_.eval_windows > 0 && static_cast<int64_t>(windows.size()) > opt_.eval_windows)
+    windows.resize(static_cast<std::size_t>(opt_.eval_windows));
+  double total = 0;
+  std::size_t done = 0;
+  constexpr std::size_t kChunk = 16;  // windows per forward pass
+  while (done < windows.size()) {
+    const std::size_t count = std::min(kChunk, windows.size() - done);
+    std::vector<int32_t> ids;
+    for (std::size_t i = 0; i < count; ++i) ids.insert(ids.end(), windows[done + i].begin(), windows[done + i].end());
+    // every window has the same length, so the mean of chunk means weighted by count is the overall mean
+    total += model_.forward(ids, static_cast<int64_t>(count)).loss.item() * static_cast<double>(count);
+    done += count;
+  }
+  return total / static_cast<double>(windows.size());
+}
+
+void Trainer::run(const std::function<void(const Progress&)>& on_step,
+                  const std::function<void(const Progress&)>& on_checkpoint) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const int64_t first = step_;
+  const double tokens_per_step = static_cast<double>(opt_.batch * corpus_.ctx());
+  while (step_ < opt_.steps) {
+    const std::vector<int32_t> ids = corpus_.sample_batch(sampler_, opt_.batch);
+    model_.zero_grad();
+    Progress p;
+    {
+      const Tensor loss = model_.forward(ids, opt_.batch).loss;
+      p.loss = loss.item();
+      loss.backward();
+    }
+    p.grad_norm = clip_grad_norm(model_.named_parameters(), opt_.clip);
+    p.lr = schedule_.at(step_);
+    adamw_.step(p.lr);
+    ++step_;
+
+    p.step = step_;
+    p.total = opt_.steps;
+    const double elapsed = std::chrono::duration<double>(clock::now() - t0).count();
+    const double per_step = elapsed / static_cast<double>(step_ - first);
+    p.tokens_per_second = tokens_per_step / per_step;
+    p.eta_seconds = per_step * static_cast<double>(opt_.steps - step_);
+    const bool eval = step_ == opt_.steps || (opt_.eval_every > 0 && step_ % opt_.eval_every == 0);
+    if (eval) p.val_loss = validation_loss();
+    if (on_step) on_step(p);
+    if (eval && on_checkpoint) on_checkpoint(p);
+  }
+}
+
+std::vector<uint8_t> Trainer::checkpoint() const {
+  io::NamedTensors tensors = model_.named_parameters();
+  for (auto& [name, t] : tensors) t = t.detach();
+  for (auto& [name, t] : adamw_.state()) tensors.emplace_back("adamw." + name, t);
+  const std::map<std::string, std::string> meta{
+      {"format", "glassllm-checkpoint"},
+      {"step", std::to_string(step_)},
+      {"steps", std::to_string(opt_.steps)},
+      {"sampler", std::to_string(sampler_.state())},
+      {"seed", std::to_string(opt_.seed)},
+  };
+  return io::serialize_safetensors(tensors, meta);
+}
+
+void Trainer::restore(std::span<const uint8_t> bytes) {
+  const io::SafetensorsFile file = io::parse_safetensors(bytes);
+  auto meta = [&](const char* key) {
+    auto it = file.metadata.find(key);
+    if (it == file.metadata.end()) throw Error(std::string("checkpoint: no \"") + key + "\" in its metadata (not a checkpoint?)");
+    return it->second;
+  };
+  if (meta("format") != "glassllm-checkpoint") throw Error("checkpoint: not a glassllm checkpoint");
+  std::map<std::string, Tensor> by_name, moments;
+  for (const auto& [name, t] : file.tensors) {
+    if (name.starts_with("adamw.")) moments.emplace(name.substr(6), t);
+    else by_name.emplace(name, t);
+  }
+  int64_t step = 0;
+  uint64_t sampler = 0;
+  try {
+    step = std::stoll(meta("step"));
+    sampler = std::stoull(meta("sampler"));
+  } catch (const std::logic_error&) {
+    throw Error("checkpoint: step or sampler state in the metadata is not a number");
+  }
+  if (step < 0 || step > opt_.steps)
+    throw Error("checkpoint: it is at step " + std::to_string(step) + ", beyond --steps " + std::to_string(opt_.steps));
+  // each call checks everything before it changes anything
+  io::load_weights(model_, io::NamedTensors(by_name.begin(), by_name.end()));
+  adamw_.load_state(moments, step);
+  sampler_.set_state(sampler);
+  step_ = step;
+}
+
+}  // namespace glass::train

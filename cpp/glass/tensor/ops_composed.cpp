@@ -18,11 +18,13 @@ Tensor stabilizer(const Tensor& x, int axis) {
 }  // namespace
 
 Tensor log_softmax(const Tensor& x, int axis) {
+  normalize_axis("log_softmax", axis, x.shape());  // name this op, not the max inside it
   const Tensor shifted = x - stabilizer(x, axis);
   return shifted - log(sum(exp(shifted), axis, true));
 }
 
 Tensor softmax(const Tensor& x, int axis) {
+  normalize_axis("softmax", axis, x.shape());
   const Tensor e = exp(x - stabilizer(x, axis));
   return e / sum(e, axis, true);
 }

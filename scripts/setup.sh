@@ -6,8 +6,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-# One entry per line: "<debian package>  <command that proves it is there, or - to ask dpkg>".
-# Extend here (later: chromium, python3-torch, ...).
+# One entry per line: "<debian package>  <command that proves it is there, - to ask dpkg,
+# or py:MODULE for a module /usr/bin/python3 must import>".
+# Extend here (later: chromium, ...).
 APT_PACKAGES=(
   "cmake            cmake"
   "ninja-build      ninja"
@@ -18,11 +19,19 @@ APT_PACKAGES=(
   "nodejs           node"
   "npm              npm"
   "bible-kjv        bible"
+  "python3-torch    py:torch"
+  "python3-numpy    py:numpy"
+  "libopenblas0     -"
 )
 
 missing=()
 for entry in "${APT_PACKAGES[@]}"; do
   read -r pkg probe <<<"$entry"
+  if [[ "$probe" == py:* ]]; then
+    /usr/bin/python3 -c "import ${probe#py:}" >/dev/null 2>&1 && continue
+    missing+=("$pkg")
+    continue
+  fi
   if [[ "$probe" != "-" ]]; then
     command -v "$probe" >/dev/null 2>&1 && continue
   fi

@@ -2,17 +2,18 @@
 # npm test: every test, fail fast.
 #   1. setup (apt + npm, only what is missing)
 #   2. for each preset native, asan, wasm: configure, build, ctest -j2 --output-on-failure
-#   3. vitest run (tests/web/**, loads the wasm build)
-# Run a subset with: npm test -- native wasm web   (stages: native asan wasm web)
+#   3. reference: glassllm against the independent PyTorch model (scripts/test_reference.sh)
+#   4. vitest run (tests/web/**, loads the wasm build)
+# Run a subset with: npm test -- native wasm web   (stages: native reference asan wasm web)
 # Ends with one line "tests: N passed, M failed".
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 stages=("$@")
-((${#stages[@]})) || stages=(native asan wasm web)
+((${#stages[@]})) || stages=(native reference asan wasm web)
 for stage in "${stages[@]}"; do
-  case "$stage" in native | asan | wasm | web) ;; *) die "unknown stage '$stage' (native asan wasm web)" ;; esac
+  case "$stage" in native | reference | asan | wasm | web) ;; *) die "unknown stage '$stage' (native reference asan wasm web)" ;; esac
 done
 has_stage() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
@@ -72,8 +73,22 @@ run_ctest() {   # $1 = preset
   return "$rc"
 }
 
-for stage in native asan wasm; do
-  if has_stage "$stage"; then run_ctest "$stage"; fi
+run_reference() {
+  local t0 rc=0 line
+  t0=$(now)
+  current="reference"
+  mkdir -p build
+  bash scripts/test_reference.sh 2>&1 | tee build/reference.log || rc=$?
+  # "reference: 753 passed, 0 failed"
+  line=$(sed -n 's/^reference: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' build/reference.log | tail -1)
+  if [[ -n "$line" ]]; then add_summary reference ${line% *} ${line#* } "$t0"; fi
+  ((rc == 0)) || return "$rc"
+  [[ -n "$line" ]] || return 1
+}
+
+for stage in native reference asan wasm; do
+  if ! has_stage "$stage"; then continue; fi
+  if [[ "$stage" == reference ]]; then run_reference; else run_ctest "$stage"; fi
 done
 
 if has_stage web; then

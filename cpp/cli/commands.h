@@ -13,5 +13,7 @@ int run_info(const Argv& args);
 int run_inspect(const Argv& args);
 int run_generate(const Argv& args);
 int run_train(const Argv& args);
+int run_init(const Argv& args);
+int run_bench(const Argv& args);
 
 }  // namespace glass::cli

@@ -18,6 +18,8 @@ commands:
   generate  --weights W --prompt P [--tokens N] [--temperature T] [--seed S]
   train     --text FILE --out W [--steps N] [--batch B] [--ctx N] [--lr LR] [--seed S]
             [--resume W.ckpt] [--warmup N] [--eval-every N] [--clip C]
+  init      --out W [--seed S] [--dtype f32|f64]
+  bench     [--runs N] [--warmup N] [--batch B] [--ctx N] [--dtype f32|f64] [--seed S] [--weights W]
 )";
 
 }  // namespace
@@ -35,6 +37,8 @@ int main(int argc, char** argv) {
     if (command == "inspect") return run_inspect(rest);
     if (command == "generate") return run_generate(rest);
     if (command == "train") return run_train(rest);
+    if (command == "init") return run_init(rest);
+    if (command == "bench") return run_bench(rest);
     std::fprintf(stderr, "glassllm: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const UsageError& e) {

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# npm test stage "reference": GlassLLM against an independent PyTorch model.
+#   tests/reference/torch_model.py        the model of DESIGN.md written in PyTorch (Debian python3-torch)
+#   tests/reference/compare_with_torch.py loss, every snapshot, every snapshot and parameter gradient;
+#                                         float32 rel <= 1e-4, float64 rel <= 1e-10,
+#                                         rel = max|a-b| / max(max|b|, 1e-30) per tensor
+# Cases: the trainer's random init (std 0.02); large weights (std 0.2, random gammas: sharp
+# attention) as F32 and (std 0.1) as F64 files; 128-byte multi-byte UTF-8 text, a 2-byte
+# text, eps 1e-2; plus a negative control that must fail (interleaved RoPE in torch).
+# Fails loudly, never skips, when /usr/bin/python3 cannot import torch.
+# Ends with one line "reference: N passed, M failed" (N, M count tensor comparisons).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+PY=/usr/bin/python3
+if ! "$PY" -c 'import torch, numpy' 2>/dev/null; then
+  echo "reference: 0 passed, 1 failed"
+  die "reference: $PY cannot import torch/numpy — install python3-torch python3-numpy (npm run setup); the comparison cannot run"
+fi
+
+bash scripts/build.sh native --target glassllm
+GLASSLLM=build/native/glassllm
+W=build/reference
+mkdir -p "$W"
+
+say "reference: weights"
+"$GLASSLLM" init --out "$W/init_seed1.safetensors" --seed 1
+"$PY" tests/reference/make_weights.py "$W/large_std0.2_f32.safetensors" --std 0.2 --seed 1 --dtype f32
+"$PY" tests/reference/make_weights.py "$W/large_std0.1_f64.safetensors" --std 0.1 --seed 2 --dtype f64
+
+# exactly 128 bytes (73 characters: 2-, 3- and 4-byte UTF-8 sequences)
+T128='Ünïcödé — naïve café: 日本語のテキスト, emoji 🙂🚀, Ελληνικά καὶ русский текст; ½ .'
+T2='é'   # 2 bytes: one prediction
+TSHORT='short: ĳ ✓ 🙂 on one line, eps 1e-2.'
+
+passed=0
+failed=0
+run_case() {   # title, then compare_with_torch.py arguments
+  local title=$1 rc=0 line
+  shift
+  say "reference: $title"
+  "$PY" tests/reference/compare_with_torch.py --brief "$@" | tee "$W/last.log" || rc=$?
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$W/last.log" | tail -1 || true)
+  if [[ -z "$line" ]]; then
+    failed=$((failed + 1))
+    echo "  (no result line: the comparison did not finish, exit $rc)"
+    return
+  fi
+  passed=$((passed + $(cut -d' ' -f1 <<<"$line")))
+  failed=$((failed + $(cut -d' ' -f3 <<<"$line")))
+  if ((rc != 0)) && [[ "$line" == *" 0 failed" ]]; then failed=$((failed + 1)); fi
+}
+
+run_case "random init (std 0.02), 128 bytes" "$W/init_seed1.safetensors" "$T128"
+run_case "large weights (std 0.2, F32 file), 128 bytes" "$W/large_std0.2_f32.safetensors" "$T128"
+run_case "large weights (std 0.2), 2-byte text" "$W/large_std0.2_f32.safetensors" "$T2"
+run_case "large weights (std 0.1, F64 file), eps 1e-2, short text" "$W/large_std0.1_f64.safetensors" "$TSHORT" --eps 1e-2
+
+say "reference: negative control (torch with interleaved RoPE must NOT match)"
+rc=0
+"$PY" tests/reference/compare_with_torch.py --brief --negative-control --dtypes f64 \
+  "$W/large_std0.2_f32.safetensors" "$T128" >"$W/negative.log" 2>&1 || rc=$?
+if ((rc == 1)) && grep -qE '^[0-9]+ passed, [1-9][0-9]* failed$' "$W/negative.log"; then
+  echo "  ok: the comparison caught it ($(tail -1 "$W/negative.log"))"
+  passed=$((passed + 1))
+else
+  echo "  FAIL: the comparison did not detect interleaved RoPE (exit $rc); see $W/negative.log"
+  failed=$((failed + 1))
+fi
+
+echo "reference: $passed passed, $failed failed"
+((failed == 0))

@@ -8,18 +8,28 @@ namespace glass::kernels {
 
 namespace {
 
-// 32-byte vectors: 8 floats or 4 doubles. clang lowers them to two simd128
-// registers in wasm; g++ -mavx to one ymm register.
+// The tile's shape depends on the vector unit; measured with a 128x128 @
+// 128x384 float32 product (best of 200):
+//   AVX-512 natively, 64-byte vectors: 8 rows x 2 vectors 152 GFLOP/s (4 x 1: 107)
+//   wasm simd128, 32-byte vectors (two v128 each): 4 rows x 1 vector 41 GFLOP/s
+//     (4 x 2: 30; 8 x 2: 15 — V8 spills beyond 16 vector registers)
 // (g++ ignores vector_size on a dependent type, hence the explicit typedefs.)
-typedef float VecF32 __attribute__((vector_size(32)));
-typedef double VecF64 __attribute__((vector_size(32)));
+#ifdef __AVX512F__
+constexpr int kVecBytes = 64;
+constexpr int kRows = 8;  // rows of the register tile
+constexpr int kVecs = 2;  // vectors across the tile: kCols = kVecs * lanes
+#else
+constexpr int kVecBytes = 32;
+constexpr int kRows = 4;
+constexpr int kVecs = 1;
+#endif
+typedef float VecF32 __attribute__((vector_size(kVecBytes)));
+typedef double VecF64 __attribute__((vector_size(kVecBytes)));
 template <class T> struct VecOf { using type = VecF32; };
 template <> struct VecOf<double> { using type = VecF64; };
 template <class T> using Vec = typename VecOf<T>::type;
-template <class T> constexpr int kLanes = 32 / sizeof(T);
+template <class T> constexpr int kLanes = kVecBytes / sizeof(T);
 
-constexpr int kRows = 4;     // rows of the register tile
-constexpr int kVecs = 2;     // vectors across the tile: kCols = kVecs * lanes
 constexpr int64_t kDepth = 256;  // k per packed block: an A strip and B panel stay in L1/L2
 
 template <class T> constexpr int kCols = kVecs * kLanes<T>;

@@ -1,5 +1,7 @@
 // Ops composed from primitives. They have no backward rule of their own:
 // autograd differentiates the primitives they are made of.
+// (softmax and log_softmax are primitives, in ops_softmax.cpp: attention runs
+// them on (B, h, n, n) scores, where one fused pass matters.)
 #include <string>
 
 #include "glass/tensor/autograd.h"
@@ -7,27 +9,6 @@
 #include "glass/tensor/ops.h"
 
 namespace glass {
-
-namespace {
-// max along the axis, as a constant: subtracting it leaves softmax unchanged
-// (so its gradient is not needed) but keeps every exponent <= 0.
-Tensor stabilizer(const Tensor& x, int axis) {
-  NoGradGuard no_grad;
-  return max(x, axis, true);
-}
-}  // namespace
-
-Tensor log_softmax(const Tensor& x, int axis) {
-  normalize_axis("log_softmax", axis, x.shape());  // name this op, not the max inside it
-  const Tensor shifted = x - stabilizer(x, axis);
-  return shifted - log(sum(exp(shifted), axis, true));
-}
-
-Tensor softmax(const Tensor& x, int axis) {
-  normalize_axis("softmax", axis, x.shape());
-  const Tensor e = exp(x - stabilizer(x, axis));
-  return e / sum(e, axis, true);
-}
 
 Tensor cross_entropy(const Tensor& logits, std::span<const int32_t> targets) {
   if (logits.ndim() < 1 || logits.numel() == 0)

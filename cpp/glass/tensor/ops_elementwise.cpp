@@ -83,20 +83,24 @@ Tensor sub(const Tensor& a, const Tensor& b) {
 Tensor mul(const Tensor& a, const Tensor& b) {
   Tensor out = binary_map("mul", a, b, [](auto x, auto y) { return x * y; });
   // saves both inputs: each one's gradient is the other one
-  return record(out, "mul", {a, b}, [a = a.detach(), b = b.detach()](std::vector<Tensor>& d, const Tensor& dout) {
-    d[0] = sum_to(mul(dout, b), a.shape());
-    d[1] = sum_to(mul(dout, a), b.shape());
-  });
+  // (a constant side, such as a one-hot or a mask, gets no gradient computed)
+  return record(out, "mul", {a, b},
+                [a = a.detach(), b = b.detach(), need_a = a.requires_grad(), need_b = b.requires_grad()](
+                    std::vector<Tensor>& d, const Tensor& dout) {
+                  if (need_a) d[0] = sum_to(mul(dout, b), a.shape());
+                  if (need_b) d[1] = sum_to(mul(dout, a), b.shape());
+                });
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
   Tensor out = binary_map("div", a, b, [](auto x, auto y) { return x / y; });
   // d(a/b)/da = 1/b, d(a/b)/db = -a/b^2 = -out/b
   return record(out, "div", {a, b},
-                [b = b.detach(), out = out.detach(), sa = a.shape()](std::vector<Tensor>& d, const Tensor& dout) {
+                [b = b.detach(), out = out.detach(), sa = a.shape(), need_b = b.requires_grad()](
+                    std::vector<Tensor>& d, const Tensor& dout) {
                   const Tensor da = div(dout, b);
                   d[0] = sum_to(da, sa);
-                  d[1] = sum_to(neg(mul(da, out)), b.shape());
+                  if (need_b) d[1] = sum_to(neg(mul(da, out)), b.shape());
                 });
 }
 

@@ -55,10 +55,11 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   Tensor out = select(cond, a, b);
   // the gradient flows to whichever input was taken; cond gets none
   return record(out, "where", {cond.detach(), a, b},
-                [cond = cond.detach(), sa = a.shape(), sb = b.shape()](std::vector<Tensor>& d, const Tensor& dout) {
+                [cond = cond.detach(), sa = a.shape(), sb = b.shape(), need_a = a.requires_grad(),
+                 need_b = b.requires_grad()](std::vector<Tensor>& d, const Tensor& dout) {
                   const Tensor zero = Tensor::scalar(0.0, dout.dtype());
-                  d[1] = sum_to(select(cond, dout, zero), sa);
-                  d[2] = sum_to(select(cond, zero, dout), sb);
+                  if (need_a) d[1] = sum_to(select(cond, dout, zero), sa);
+                  if (need_b) d[2] = sum_to(select(cond, zero, dout), sb);
                 });
 }
 

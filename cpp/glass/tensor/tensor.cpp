@@ -11,28 +11,21 @@
 
 namespace glass {
 
-// ---------------------------------------------------------------- Storage
-
-Storage::Storage(DType t, int64_t n) : dtype(t) {
-  if (t == DType::f32)
-    f32.assign(static_cast<std::size_t>(n), 0.0f);
-  else
-    f64.assign(static_cast<std::size_t>(n), 0.0);
-}
-
-int64_t Storage::size() const { return static_cast<int64_t>(dtype == DType::f32 ? f32.size() : f64.size()); }
-
 // ---------------------------------------------------------------- construction
 
-Tensor empty_like_shape(const Shape& shape, DType dtype) {
+namespace {
+Tensor allocate(const Shape& shape, DType dtype, Storage::Init init) {
   check_shape("tensor", shape);
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage = std::make_shared<Storage>(dtype, numel(shape));
+  impl->storage = std::make_shared<Storage>(dtype, numel(shape), init);
   impl->shape = shape;
   impl->strides = contiguous_strides(shape);
   impl->dtype = dtype;
   return Tensor(std::move(impl));
 }
+}  // namespace
+
+Tensor empty_like_shape(const Shape& shape, DType dtype) { return allocate(shape, dtype, Storage::Init::uninitialized); }
 
 namespace {
 
@@ -95,7 +88,7 @@ Tensor Tensor::from_f64(std::span<const double> values, const Shape& shape) {
 }
 
 Tensor Tensor::scalar(double value, DType dtype) { return full({}, value, dtype); }
-Tensor Tensor::zeros(const Shape& shape, DType dtype) { return empty_like_shape(shape, dtype); }
+Tensor Tensor::zeros(const Shape& shape, DType dtype) { return allocate(shape, dtype, Storage::Init::zeros); }
 Tensor Tensor::ones(const Shape& shape, DType dtype) { return full(shape, 1.0, dtype); }
 Tensor Tensor::full(const Shape& shape, double value, DType dtype) {
   return filled(shape, dtype, [&](int64_t) { return value; });

@@ -27,26 +27,12 @@
 
 #include "glass/tensor/dtype.h"
 #include "glass/tensor/shape.h"
+#include "glass/tensor/storage.h"
 
 namespace glass {
 
 struct Node;
 struct TensorImpl;
-
-// Values held by one allocation. Exactly one of the two vectors is used,
-// chosen by dtype; keeping them typed keeps each element naturally aligned.
-struct Storage {
-  DType dtype;
-  std::vector<float> f32;
-  std::vector<double> f64;
-
-  Storage(DType t, int64_t n);
-  template <class T> T* data() {
-    if constexpr (std::is_same_v<T, float>) return f32.data();
-    else return f64.data();
-  }
-  int64_t size() const;
-};
 
 // A nested list of numbers, so tests and examples can write {{3, 4}, {6, 8}}.
 struct Nested {
@@ -148,7 +134,8 @@ struct TensorImpl {
   std::shared_ptr<Node> grad_fn;
 };
 
-// A fresh contiguous tensor with uninitialised-to-zero values, no history.
+// A fresh contiguous tensor with UNINITIALISED values and no history: for
+// ops, which write every element of their output.
 Tensor empty_like_shape(const Shape& shape, DType dtype);
 
 std::string describe(const Tensor& t);  // "float32 (2, 3)"

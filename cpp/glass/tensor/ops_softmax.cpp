@@ -1,0 +1,107 @@
+// softmax and log_softmax along one axis, as primitives with their own
+// backward rules. Composed from max, sub, exp, sum and div they are exact too,
+// but attention applies them to (B, h, n, n) scores every step, and one fused
+// pass (plus one for backward) replaces about twenty.
+//
+// Forward subtracts the row maximum first, so every exponent is <= 0 and
+// nothing overflows; a row of -inf except one finite entry (a causal mask)
+// gives a one-hot row.
+//
+// Backward, with y the saved output and g the upstream gradient:
+//   softmax:      dx = y * (g - sum(g * y))
+//   log_softmax:  dx = g - exp(y) * sum(g)
+#include <cmath>
+#include <limits>
+
+#include "glass/tensor/autograd.h"
+#include "glass/tensor/error.h"
+#include "glass/tensor/ops.h"
+#include "glass/tensor/strided.h"
+
+namespace glass {
+
+namespace {
+
+// Views contiguous x as (outer, len, inner) around `axis` and calls
+// row(base, stride, len) for every line along the axis.
+template <class F>
+void for_each_line(const Tensor& x, int axis, F&& line) {
+  int64_t outer = 1, inner = 1;
+  for (int i = 0; i < axis; ++i) outer *= x.shape()[i];
+  for (int i = axis + 1; i < x.ndim(); ++i) inner *= x.shape()[i];
+  const int64_t len = x.shape()[axis];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) line(o * len * inner + i, inner, len);
+}
+
+template <bool kLog>
+Tensor softmax_forward(const Tensor& x_in, int axis) {
+  const Tensor x = detail::contiguous_values(x_in);
+  Tensor out = empty_like_shape(x.shape(), x.dtype());
+  dispatch(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = x.data<T>();
+    T* py = out.mutable_data<T>();
+    for_each_line(x, axis, [&](int64_t base, int64_t stride, int64_t len) {
+      const T* xr = px + base;
+      T* yr = py + base;
+      T top = -std::numeric_limits<T>::infinity();
+      for (int64_t j = 0; j < len; ++j) top = std::max(top, xr[j * stride]);
+      if (!std::isfinite(top)) top = 0;  // all -inf (or +inf/NaN present): let the arithmetic say so
+      double total = 0;
+      for (int64_t j = 0; j < len; ++j) {
+        const T e = std::exp(xr[j * stride] - top);
+        if constexpr (!kLog) yr[j * stride] = e;
+        total += e;
+      }
+      if constexpr (kLog) {
+        const T log_total = static_cast<T>(std::log(total));
+        for (int64_t j = 0; j < len; ++j) yr[j * stride] = xr[j * stride] - top - log_total;
+      } else {
+        const T inv = static_cast<T>(1.0 / total);
+        for (int64_t j = 0; j < len; ++j) yr[j * stride] *= inv;
+      }
+    });
+  });
+  return out;
+}
+
+template <bool kLog>
+Tensor softmax_backward(const Tensor& y, const Tensor& g_in, int axis) {
+  const Tensor g = detail::contiguous_values(g_in);
+  Tensor dx = empty_like_shape(y.shape(), y.dtype());
+  dispatch(y.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* py = y.data<T>();
+    const T* pg = g.data<T>();
+    T* pd = dx.mutable_data<T>();
+    for_each_line(y, axis, [&](int64_t base, int64_t stride, int64_t len) {
+      double dot = 0;  // softmax: sum(g * y); log_softmax: sum(g)
+      for (int64_t j = 0; j < len; ++j) dot += kLog ? pg[base + j * stride] : pg[base + j * stride] * py[base + j * stride];
+      const T s = static_cast<T>(dot);
+      for (int64_t j = 0; j < len; ++j) {
+        const int64_t at = base + j * stride;
+        pd[at] = kLog ? pg[at] - std::exp(py[at]) * s : py[at] * (pg[at] - s);
+      }
+    });
+  });
+  return dx;
+}
+
+template <bool kLog>
+Tensor softmax_op(const char* op, const Tensor& x, int axis) {
+  const int ax = normalize_axis(op, axis, x.shape());
+  if (x.shape()[ax] == 0) throw Error(std::string(op) + ": axis " + std::to_string(axis) + " of shape " + to_string(x.shape()) + " is empty");
+  Tensor out = softmax_forward<kLog>(x, ax);
+  return record(
+      out, op, {x},
+      [y = out.detach(), ax](std::vector<Tensor>& d, const Tensor& dout) { d[0] = softmax_backward<kLog>(y, dout, ax); },
+      "axis=" + std::to_string(axis));
+}
+
+}  // namespace
+
+Tensor softmax(const Tensor& x, int axis) { return softmax_op<false>("softmax", x, axis); }
+Tensor log_softmax(const Tensor& x, int axis) { return softmax_op<true>("log_softmax", x, axis); }
+
+}  // namespace glass

@@ -65,19 +65,22 @@ void pack_a(int64_t rows, int64_t kc, const T* a, int64_t a_row, int64_t a_col, 
 }
 
 // The register tile: kRows x kCols outputs held in kRows * kVecs vectors.
+// A(r, p) = a[r * a_rs + p * a_cs]; B's row p starts at b + p * b_rs. Packed
+// operands have small fixed strides; row-major ones are read in place.
 template <class T>
-void tile(int64_t kc, const T* ap, const T* bp, T* c, int64_t c_row, int64_t rows, int64_t cols, bool accumulate) {
+void tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs, T* c, int64_t c_row,
+          int64_t rows, int64_t cols, bool accumulate) {
   constexpr int L = kLanes<T>;
   Vec<T> acc[kRows][kVecs] = {};
   for (int64_t p = 0; p < kc; ++p) {
     Vec<T> bv[kVecs];
-    for (int v = 0; v < kVecs; ++v) load(bv[v], bp + v * L);
+    for (int v = 0; v < kVecs; ++v) load(bv[v], b + v * L);
     for (int r = 0; r < kRows; ++r) {
-      const T s = ap[r];
+      const T s = a[r * a_rs];
       for (int v = 0; v < kVecs; ++v) acc[r][v] += s * bv[v];
     }
-    ap += kRows;
-    bp += kCols<T>;
+    a += a_cs;
+    b += b_rs;
   }
   if (rows == kRows && cols == kCols<T>) {
     for (int r = 0; r < kRows; ++r)
@@ -115,18 +118,38 @@ void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_
   // reused across calls: packing buffers are the only allocation here
   thread_local std::vector<T> bpack, apack;
   const int64_t panels = (n + NR - 1) / NR;
+  // Row-major operands are read in place (packing costs as much as the
+  // arithmetic for attention's small per-head products); strided ones, and
+  // the ragged edges, are packed.
+  const bool direct_a = a_col == 1, direct_b = b_col == 1;
+  const int64_t last_panel = (panels - 1) * NR;
   for (int64_t p0 = 0; p0 < k; p0 += kDepth) {
     const int64_t kc = std::min(kDepth, k - p0);
     const bool acc = accumulate || p0 > 0;
-    bpack.resize(static_cast<std::size_t>(panels * kc * NR));
     apack.resize(static_cast<std::size_t>(kc * kRows));
-    pack_b(kc, n, b + p0 * b_row, b_row, b_col, bpack.data());
+    if (!direct_b) {
+      bpack.resize(static_cast<std::size_t>(panels * kc * NR));
+      pack_b(kc, n, b + p0 * b_row, b_row, b_col, bpack.data());
+    } else if (n - last_panel < NR) {  // only the ragged last panel
+      bpack.resize(static_cast<std::size_t>(kc * NR));
+      pack_b(kc, n - last_panel, b + p0 * b_row + last_panel, b_row, b_col, bpack.data());
+    }
     for (int64_t i0 = 0; i0 < m; i0 += kRows) {
       const int64_t rows = std::min<int64_t>(kRows, m - i0);
-      pack_a(rows, kc, a + i0 * a_row + p0 * a_col, a_row, a_col, apack.data());
+      const T* ap = apack.data();
+      int64_t a_rs = 1, a_cs = kRows;
+      if (direct_a && rows == kRows) {
+        ap = a + i0 * a_row + p0;
+        a_rs = a_row;
+        a_cs = 1;
+      } else {
+        pack_a(rows, kc, a + i0 * a_row + p0 * a_col, a_row, a_col, apack.data());
+      }
       for (int64_t jp = 0; jp < panels; ++jp) {
         const int64_t cols = std::min<int64_t>(NR, n - jp * NR);
-        tile(kc, apack.data(), bpack.data() + jp * kc * NR, c + i0 * c_row + jp * NR, c_row, rows, cols, acc);
+        const bool in_place = direct_b && cols == NR;
+        const T* bp = in_place ? b + p0 * b_row + jp * NR : bpack.data() + (direct_b ? 0 : jp * kc * NR);
+        tile(kc, ap, a_rs, a_cs, bp, in_place ? b_row : NR, c + i0 * c_row + jp * NR, c_row, rows, cols, acc);
       }
     }
   }

@@ -6,6 +6,7 @@
 
 #include "glass/tensor/autograd.h"
 #include "glass/tensor/error.h"
+#include "glass/tensor/fast_math.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/strided.h"
 
@@ -148,7 +149,7 @@ Tensor sqrt(const Tensor& x) {
 }
 
 Tensor exp(const Tensor& x) {
-  Tensor out = unary_map(x, [](auto v) { return std::exp(v); });
+  Tensor out = unary_map(x, [](auto v) { return detail::exp_of(v); });
   return record(out, "exp", {x},
                 [out = out.detach()](std::vector<Tensor>& d, const Tensor& dout) { d[0] = mul(dout, out); });
 }
@@ -159,11 +160,12 @@ Tensor log(const Tensor& x) {
 }
 
 namespace {
-template <class T> T sigmoid_of(T v) {
-  // two branches keep exp's argument <= 0, so no overflow for large |v|
-  if (v >= 0) return T(1) / (T(1) + std::exp(-v));
-  const T e = std::exp(v);
-  return e / (T(1) + e);
+// always_inline, so silu's and sigmoid's loops stay vectorisable
+template <class T> [[gnu::always_inline]] inline T sigmoid_of(T v) {
+  // exp of -|v| only, so it never overflows; branch-free so it vectorises
+  const T e = detail::exp_of(-std::abs(v));
+  const T s = T(1) / (T(1) + e);
+  return v >= 0 ? s : e * s;
 }
 }  // namespace
 

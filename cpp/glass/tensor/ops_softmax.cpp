@@ -12,9 +12,11 @@
 //   log_softmax:  dx = g - exp(y) * sum(g)
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "glass/tensor/autograd.h"
 #include "glass/tensor/error.h"
+#include "glass/tensor/fast_math.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/strided.h"
 
@@ -23,15 +25,79 @@ namespace glass {
 namespace {
 
 // Views contiguous x as (outer, len, inner) around `axis` and calls
-// row(base, stride, len) for every line along the axis.
+// line(base, stride, len) for every line along the axis. Along the last axis
+// the stride is the compile-time constant 1, so the line loops vectorise.
 template <class F>
 void for_each_line(const Tensor& x, int axis, F&& line) {
   int64_t outer = 1, inner = 1;
   for (int i = 0; i < axis; ++i) outer *= x.shape()[i];
   for (int i = axis + 1; i < x.ndim(); ++i) inner *= x.shape()[i];
   const int64_t len = x.shape()[axis];
+  if (inner == 1) {
+    for (int64_t o = 0; o < outer; ++o) line(o * len, std::integral_constant<int64_t, 1>{}, len);
+    return;
+  }
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) line(o * len * inner + i, inner, len);
+}
+
+// Max and sum of a contiguous row with kLanes independent partials: one
+// running max or sum is a chain the CPU cannot overlap (or vectorise).
+constexpr int kLanes = 8;
+
+template <class T>
+T row_max(const T* x, int64_t n) {
+  T m[kLanes];
+  for (T& v : m) v = -std::numeric_limits<T>::infinity();
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes)
+    for (int u = 0; u < kLanes; ++u) m[u] = x[j + u] > m[u] ? x[j + u] : m[u];  // a NaN never wins here ...
+  for (; j < n; ++j) m[0] = x[j] > m[0] ? x[j] : m[0];
+  T top = m[0];
+  for (int u = 1; u < kLanes; ++u) top = m[u] > top ? m[u] : top;
+  return top;  // ... it reaches the output through exp(NaN - top)
+}
+
+template <class T>
+double row_sum(const T* x, int64_t n) {
+  double s[kLanes] = {};
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes)
+    for (int u = 0; u < kLanes; ++u) s[u] += x[j + u];
+  for (; j < n; ++j) s[0] += x[j];
+  double total = 0;
+  for (double v : s) total += v;
+  return total;
+}
+
+// One line of length len (elements `stride` apart) from x into y. Lines
+// along the last axis are contiguous and take the vectorised row helpers.
+template <bool kLog, class T, class Stride>
+void softmax_line(const T* x, T* y, int64_t len, Stride stride) {
+  constexpr bool kRow = std::is_same_v<Stride, std::integral_constant<int64_t, 1>>;
+  T top;
+  if constexpr (kRow) {
+    top = row_max(x, len);
+  } else {
+    top = -std::numeric_limits<T>::infinity();
+    for (int64_t j = 0; j < len; ++j) top = std::max(top, x[j * stride]);
+  }
+  if (!std::isfinite(top)) top = 0;  // all -inf (or +inf present): let the arithmetic say so
+  // exponentials first, in their own loop, then their sum in double
+  for (int64_t j = 0; j < len; ++j) y[j * stride] = detail::exp_of(x[j * stride] - top);
+  double total = 0;
+  if constexpr (kRow) {
+    total = row_sum(y, len);
+  } else {
+    for (int64_t j = 0; j < len; ++j) total += y[j * stride];
+  }
+  if constexpr (kLog) {
+    const T log_total = static_cast<T>(std::log(total));
+    for (int64_t j = 0; j < len; ++j) y[j * stride] = x[j * stride] - top - log_total;
+  } else {
+    const T inv = static_cast<T>(1.0 / total);
+    for (int64_t j = 0; j < len; ++j) y[j * stride] *= inv;
+  }
 }
 
 template <bool kLog>
@@ -42,25 +108,8 @@ Tensor softmax_forward(const Tensor& x_in, int axis) {
     using T = decltype(tag);
     const T* px = x.data<T>();
     T* py = out.mutable_data<T>();
-    for_each_line(x, axis, [&](int64_t base, int64_t stride, int64_t len) {
-      const T* xr = px + base;
-      T* yr = py + base;
-      T top = -std::numeric_limits<T>::infinity();
-      for (int64_t j = 0; j < len; ++j) top = std::max(top, xr[j * stride]);
-      if (!std::isfinite(top)) top = 0;  // all -inf (or +inf/NaN present): let the arithmetic say so
-      double total = 0;
-      for (int64_t j = 0; j < len; ++j) {
-        const T e = std::exp(xr[j * stride] - top);
-        if constexpr (!kLog) yr[j * stride] = e;
-        total += e;
-      }
-      if constexpr (kLog) {
-        const T log_total = static_cast<T>(std::log(total));
-        for (int64_t j = 0; j < len; ++j) yr[j * stride] = xr[j * stride] - top - log_total;
-      } else {
-        const T inv = static_cast<T>(1.0 / total);
-        for (int64_t j = 0; j < len; ++j) yr[j * stride] *= inv;
-      }
+    for_each_line(x, axis, [&](int64_t base, auto stride, int64_t len) {
+      softmax_line<kLog>(px + base, py + base, len, stride);
     });
   });
   return out;
@@ -75,13 +124,13 @@ Tensor softmax_backward(const Tensor& y, const Tensor& g_in, int axis) {
     const T* py = y.data<T>();
     const T* pg = g.data<T>();
     T* pd = dx.mutable_data<T>();
-    for_each_line(y, axis, [&](int64_t base, int64_t stride, int64_t len) {
+    for_each_line(y, axis, [&](int64_t base, auto stride, int64_t len) {
       double dot = 0;  // softmax: sum(g * y); log_softmax: sum(g)
       for (int64_t j = 0; j < len; ++j) dot += kLog ? pg[base + j * stride] : pg[base + j * stride] * py[base + j * stride];
       const T s = static_cast<T>(dot);
       for (int64_t j = 0; j < len; ++j) {
         const int64_t at = base + j * stride;
-        pd[at] = kLog ? pg[at] - std::exp(py[at]) * s : py[at] * (pg[at] - s);
+        pd[at] = kLog ? pg[at] - detail::exp_of(py[at]) * s : py[at] * (pg[at] - s);
       }
     });
   });

@@ -1,5 +1,6 @@
 #include "glass/tensor/shape.h"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -59,6 +60,9 @@ int normalize_axis(const char* op, int axis, const Shape& shape) {
 }
 
 std::string format_scalar(double value) {
+  // the words a learner typed (JavaScript's spelling), not printf's "nan"/"inf"
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", value);
   return buf;

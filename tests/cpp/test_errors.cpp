@@ -128,8 +128,8 @@ TEST(Errors, EpsilonChecks) {
   // the refused value must be readable: a tiny negative eps must not print as "-0.000000"
   EXPECT_GLASS_ERROR([&] { nn::RMSNorm(2, -1e-6); }, {"RMSNorm", "eps"});
   EXPECT_GLASS_ERROR([&] { nn::RMSNorm(2, -1e-9); }, {"RMSNorm", "eps", "1e-09"});
-  EXPECT_GLASS_ERROR([&] { nn::RMSNorm(2, kNaN); }, {"eps", "nan"});
-  EXPECT_GLASS_ERROR([&] { nn::RMSNorm(2, kInf); }, {"eps", "inf"});
+  EXPECT_GLASS_ERROR([&] { nn::RMSNorm(2, kNaN); }, {"eps", "NaN"});
+  EXPECT_GLASS_ERROR([&] { nn::RMSNorm(2, kInf); }, {"eps", "Infinity"});
   EXPECT_GLASS_ERROR([&] { nn::RMSNorm(2, -kInf); }, {"eps"});
   EXPECT_GLASS_ERROR([&] { nn::check_eps("somewhere", -1); }, {"somewhere", "eps"});
   nn::RMSNorm norm(2, 1e-6);

@@ -224,6 +224,15 @@ TEST(Gradcheck, SliceAndConcat) {
       {randn64({3, 4}, gen)}));
 }
 
+TEST(Gradcheck, RotateHalfPrimitive) {
+  Generator gen(112);
+  EXPECT_TRUE(gradcheck([](const Xs& x) { return rotate_half(x[0]); }, {randn64({2, 3, 6}, gen)}));
+  // a strided input (a transposed view) and a use twice (as in rope: x*cos + rotate_half(x)*sin)
+  EXPECT_TRUE(gradcheck([](const Xs& x) { return rotate_half(transpose(x[0], 0, 1)) * x[1]; },
+                        {randn64({4, 2}, gen), randn64({2, 4}, gen)}));
+  EXPECT_TRUE(gradcheck([](const Xs& x) { return x[0] * 0.5 + rotate_half(x[0]) * 2.0; }, {randn64({3, 8}, gen)}));
+}
+
 // ---- selection ----
 
 TEST(Gradcheck, WhereAndMaskedFill) {

@@ -304,6 +304,16 @@ TEST(OpsForward, SliceAlongAxis) {
   EXPECT_TENSOR(slice(y, 1, 2, 3), (Shape{2, 1, 4}), {8, 9, 10, 11, 20, 21, 22, 23});
 }
 
+TEST(OpsForward, RotateHalfMatchesSliceNegConcat) {
+  Tensor x = Tensor::of({{1, 2, 3, 4}, {5, 6, 7, 8}}, DType::f64);
+  EXPECT_TENSOR(rotate_half(x), (Shape{2, 4}), {-3, -4, 1, 2, -7, -8, 5, 6});
+  Generator gen(5);
+  Tensor y = Tensor::randn({2, 3, 8}, gen);
+  const Tensor composed = concat({-slice(y, -1, 4, 8), slice(y, -1, 0, 4)}, -1);
+  EXPECT_EQ(rotate_half(y).to_vector(), composed.to_vector());
+  EXPECT_GLASS_ERROR([&] { rotate_half(Tensor::zeros({2, 3})); }, {"rotate_half", "(2, 3)"});
+}
+
 TEST(OpsForward, Concat) {
   Tensor a = Tensor::of({{1, 2}, {3, 4}}, DType::f64);
   Tensor b = Tensor::of({{5, 6}}, DType::f64);

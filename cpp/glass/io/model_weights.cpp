@@ -22,12 +22,17 @@ std::vector<uint8_t> save_weights(nn::Model& model, const std::map<std::string, 
 
 void load_weights(nn::Model& model, std::span<const uint8_t> bytes) { load_weights(model, parse_safetensors(bytes).tensors); }
 
-void load_weights(nn::Model& model, const NamedTensors& tensors) {
+namespace {
+std::map<std::string, Tensor> by_name(const NamedTensors& tensors) {
   std::map<std::string, Tensor> found;
   for (const auto& [name, t] : tensors)
     if (!found.emplace(name, t).second) throw Error("weights: tensor \"" + name + "\" appears twice");
+  return found;
+}
+}  // namespace
 
-  // Check everything first: a refused file must leave the model as it was.
+void check_weights(nn::Model& model, const NamedTensors& tensors) {
+  const std::map<std::string, Tensor> found = by_name(tensors);
   std::set<std::string> expected;
   model.visit([&](const std::string& name, Tensor& p) {
     expected.insert(name);
@@ -39,7 +44,11 @@ void load_weights(nn::Model& model, const NamedTensors& tensors) {
   });
   for (const auto& [name, t] : found)
     if (!expected.count(name)) throw Error("weights: unexpected tensor \"" + name + "\" (not a parameter of this model)");
+}
 
+void load_weights(nn::Model& model, const NamedTensors& tensors) {
+  check_weights(model, tensors);  // a refused file must leave the model as it was
+  const std::map<std::string, Tensor> found = by_name(tensors);
   model.visit([&](const std::string& name, Tensor& p) {
     const Tensor src = found.at(name).to(p.dtype()).contiguous();
     dispatch(p.dtype(), [&](auto tag) {

@@ -20,6 +20,8 @@ std::vector<uint8_t> save_weights(nn::Model& model, const std::map<std::string, 
 // naming it; on any error the model is left unchanged.
 void load_weights(nn::Model& model, std::span<const uint8_t> bytes);
 void load_weights(nn::Model& model, const std::vector<std::pair<std::string, Tensor>>& tensors);
+// The checks load_weights makes, without loading: throws on the first problem.
+void check_weights(nn::Model& model, const std::vector<std::pair<std::string, Tensor>>& tensors);
 
 // The configuration a weights file implies (d, blocks, vocab, hidden from the
 // shapes; heads and context from metadata if present, else the defaults).

@@ -100,7 +100,7 @@ SafetensorsFile parse_safetensors(std::span<const uint8_t> bytes) {
     if (e.end > data_len)
       fail("entry \"" + e.name + "\" data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
            ") run past the " + std::to_string(data_len) + " data bytes (truncated file?)");
-    by_offset.push_back(&e);
+    if (e.end > e.begin) by_offset.push_back(&e);  // an empty tensor occupies no bytes and overlaps nothing
   }
   std::sort(by_offset.begin(), by_offset.end(), [](const Entry* a, const Entry* b) { return a->begin < b->begin; });
   for (std::size_t i = 1; i < by_offset.size(); ++i)

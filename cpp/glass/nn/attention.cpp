@@ -45,10 +45,11 @@ Tensor Attention::operator()(const Tensor& x, const Rope& rope) const {
   const int64_t B = x.size(0), n = x.size(1), d = x.size(2), k = d / heads_;
   // (B, n, d) -> (B, h, n, k): head h takes columns h*k .. h*k+k-1
   auto split_heads = [&](const Tensor& t) { return permute(reshape(t, {B, n, heads_, k}), {0, 2, 1, 3}); };
-  const Tensor q = rope(split_heads(wq(x)));  // (B, h, n, k)
+  // scaling q by 1/sqrt(k) before the product equals scaling the scores after it, on n/k times fewer numbers
+  const Tensor q = rope(split_heads(wq(x))) * (1.0 / std::sqrt(static_cast<double>(k)));  // (B, h, n, k)
   const Tensor kk = rope(split_heads(wk(x)));  // (B, h, n, k)
   const Tensor v = split_heads(wv(x));        // (B, h, n, k)
-  Tensor scores = matmul(q, transpose(kk)) * (1.0 / std::sqrt(static_cast<double>(k)));  // (B, h, n, n)
+  Tensor scores = matmul(q, transpose(kk));   // (B, h, n, n)
   scores = masked_fill(scores, causal_mask(n, x.dtype()), -std::numeric_limits<double>::infinity());
   const Tensor weights = softmax(scores, -1);  // (B, h, n, n), rows sum to 1
   const Tensor heads = matmul(weights, v);      // (B, h, n, k)

@@ -27,10 +27,9 @@ Tensor Rope::operator()(const Tensor& x) const {
   if (k != 2 * half_ || n > cos_.size(0))
     throw Error("rope: input " + to_string(x.shape()) + " needs head width " + std::to_string(2 * half_) +
                 " and at most " + std::to_string(cos_.size(0)) + " positions");
-  const Tensor x1 = slice(x, -1, 0, half_);   // (B, h, n, k/2)
-  const Tensor x2 = slice(x, -1, half_, k);   // (B, h, n, k/2)
-  const Tensor rotated = concat({neg(x2), x1}, -1);  // (B, h, n, k)
-  return x * slice(cos_, 0, 0, n) + rotated * slice(sin_, 0, 0, n);
+  const Tensor c = slice(cos_, 0, 0, n);  // (n, k), broadcast over (B, h)
+  const Tensor s = slice(sin_, 0, 0, n);  // (n, k)
+  return x * c + rotate_half(x) * s;       // (B, h, n, k)
 }
 
 }  // namespace glass::nn

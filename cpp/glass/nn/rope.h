@@ -5,7 +5,8 @@
 //
 //   rope(x) = x * cos + rotate_half(x) * sin,  rotate_half([x1, x2]) = [-x2, x1]
 //
-// Written with slice, neg, concat and mul, so autograd needs no rule for it.
+// Composed from mul, add and the rotate_half primitive (which is slice, neg
+// and concat in one pass), so RoPE itself needs no backward rule.
 #include "glass/tensor/tensor.h"
 
 namespace glass::nn {

@@ -56,6 +56,10 @@ Tensor transpose(const Tensor& x, int axis0 = -2, int axis1 = -1);
 Tensor slice(const Tensor& x, int axis, int64_t start, int64_t stop);
 Tensor concat(const std::vector<Tensor>& xs, int axis);
 Tensor broadcast_to(const Tensor& x, const Shape& shape);
+// RoPE's rotate_half along the last axis (even size k): [x1, x2] -> [-x2, x1]
+// with x1 = x[..., :k/2], x2 = x[..., k/2:]. The same as
+// concat({neg(slice(x, -1, k/2, k)), slice(x, -1, 0, k/2)}, -1), in one pass.
+Tensor rotate_half(const Tensor& x);
 
 // ---- selection ----
 // cond is nonzero where a is taken; cond, a and b broadcast together.

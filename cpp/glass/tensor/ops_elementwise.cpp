@@ -41,7 +41,20 @@ Tensor binary_map(const char* op, const Tensor& a, const Tensor& b, F f) {
                             {a.offset(), b.offset()}, [&](auto off, int64_t len, auto st) {
                               const T* ra = pa + off[0];
                               const T* rb = pb + off[1];
-                              for (int64_t i = 0; i < len; ++i) *o++ = f(ra[i * st[0]], rb[i * st[1]]);
+                              // the common broadcast rows, spelled out so they vectorise:
+                              // both contiguous ((B,n,d) * (d,)), or one side a scalar ((B,n,d) / (B,n,1))
+                              if (st[0] == 1 && st[1] == 1) {
+                                for (int64_t i = 0; i < len; ++i) o[i] = f(ra[i], rb[i]);
+                              } else if (st[0] == 1 && st[1] == 0) {
+                                const T vb = *rb;
+                                for (int64_t i = 0; i < len; ++i) o[i] = f(ra[i], vb);
+                              } else if (st[0] == 0 && st[1] == 1) {
+                                const T va = *ra;
+                                for (int64_t i = 0; i < len; ++i) o[i] = f(va, rb[i]);
+                              } else {
+                                for (int64_t i = 0; i < len; ++i) o[i] = f(ra[i * st[0]], rb[i * st[1]]);
+                              }
+                              o += len;
                             });
   });
   return out;

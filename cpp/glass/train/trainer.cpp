@@ -120,9 +120,11 @@ void Trainer::restore(std::span<const uint8_t> bytes) {
   }
   if (step < 0 || step > opt_.steps)
     throw Error("checkpoint: it is at step " + std::to_string(step) + ", beyond --steps " + std::to_string(opt_.steps));
-  // each call checks everything before it changes anything
-  io::load_weights(model_, io::NamedTensors(by_name.begin(), by_name.end()));
-  adamw_.load_state(moments, step);
+  // check both parts before changing either: a refused checkpoint changes nothing
+  const io::NamedTensors weights(by_name.begin(), by_name.end());
+  io::check_weights(model_, weights);
+  adamw_.load_state(moments, step);  // checks all moments, then assigns
+  io::load_weights(model_, weights);  // checked above: cannot fail now
   sampler_.set_state(sampler);
   step_ = step;
 }

@@ -8,6 +8,10 @@
 #include <cmath>
 #include <cstdint>
 
+// For kernel lambdas whose body inlines exp: marked, they are inlined into
+// the element loop (and vectorised) instead of being called per element.
+#define GLASS_KERNEL __attribute__((always_inline))
+
 namespace glass::detail {
 
 // always_inline: the vectoriser only sees through it once it is inlined.

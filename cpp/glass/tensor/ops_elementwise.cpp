@@ -162,7 +162,7 @@ Tensor sqrt(const Tensor& x) {
 }
 
 Tensor exp(const Tensor& x) {
-  Tensor out = unary_map(x, [](auto v) { return detail::exp_of(v); });
+  Tensor out = unary_map(x, [](auto v) GLASS_KERNEL { return detail::exp_of(v); });
   return record(out, "exp", {x},
                 [out = out.detach()](std::vector<Tensor>& d, const Tensor& dout) { d[0] = mul(dout, out); });
 }
@@ -180,10 +180,15 @@ template <class T> [[gnu::always_inline]] inline T sigmoid_of(T v) {
   const T s = T(1) / (T(1) + e);
   return v >= 0 ? s : e * s;
 }
+// g * d silu(v)/dv = g * (s + v s (1 - s)) = g * s * (1 + v (1 - s))
+template <class T> [[gnu::always_inline]] inline T silu_grad(T g, T v) {
+  const T s = sigmoid_of(v);
+  return g * s * (T(1) + v * (T(1) - s));
+}
 }  // namespace
 
 Tensor sigmoid(const Tensor& x) {
-  Tensor out = unary_map(x, [](auto v) { return sigmoid_of(v); });
+  Tensor out = unary_map(x, [](auto v) GLASS_KERNEL { return sigmoid_of(v); });
   // d sigmoid = s (1 - s)
   return record(out, "sigmoid", {x}, [s = out.detach()](std::vector<Tensor>& d, const Tensor& dout) {
     d[0] = binary_map("sigmoid backward", dout, s, [](auto g, auto sv) { return g * sv * (1 - sv); });
@@ -191,13 +196,10 @@ Tensor sigmoid(const Tensor& x) {
 }
 
 Tensor silu(const Tensor& x) {
-  Tensor out = unary_map(x, [](auto v) { return v * sigmoid_of(v); });
+  Tensor out = unary_map(x, [](auto v) GLASS_KERNEL { return v * sigmoid_of(v); });
   // d (x s(x)) = s + x s (1 - s)
   return record(out, "silu", {x}, [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) {
-    d[0] = binary_map("silu backward", dout, x, [](auto g, auto v) {
-      const auto s = sigmoid_of(v);
-      return g * (s + v * s * (1 - s));
-    });
+    d[0] = binary_map("silu backward", dout, x, [](auto g, auto v) GLASS_KERNEL { return silu_grad(g, v); });
   });
 }
 

@@ -5,4 +5,6 @@ export { Tensor } from './tensor';
 export type { TensorOrNumber } from './tensor';
 export { RMSNorm } from './nn';
 export { GlassError } from './errors';
+export { Model } from './model';
+export type { ModelInfo, ModelRun, NamedTensor, ParamGroup, Prediction, RunOptions } from './model';
 export type { BackwardOptions, DTypeName, Disposable, NestedNumbers, TensorData } from './types';

@@ -1,0 +1,200 @@
+// Embind bindings for the model: one ModelSession per page holds the loaded
+// model and its last run, so the inspector can ask for one tensor at a time
+// without re-running. Thin marshalling only; the work is in cpp/glass.
+//
+// Ownership: a ModelSession is an Embind handle JS must .delete(). Everything
+// run() returns is plain JS data (numbers, arrays, typed-array copies).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "glass/glass.h"
+#include "glass/io/bytes.h"
+#include "glass/io/model_weights.h"
+#include "glass/nn/model.h"
+#include "marshal.h"
+
+namespace glass::wasm {
+namespace {
+
+struct ModelSession {
+  std::unique_ptr<nn::Model> model;
+  nn::Model::Output last;  // the last run: snapshots (and their grads after backward)
+  std::vector<int32_t> last_ids;
+};
+
+nn::Model& model_of(ModelSession& s) {
+  if (!s.model) throw Error("model: no weights loaded yet (call loadWeights first)");
+  return *s.model;
+}
+
+// Weights from the bytes of a safetensors file, replacing any model loaded before
+// only if the file is accepted.
+void load_weights(ModelSession& s, val bytes) {
+  const std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+  const nn::Config cfg = io::config_from_weights(data);
+  auto model = std::make_unique<nn::Model>(cfg);
+  io::load_weights(*model, data);
+  s.model = std::move(model);
+  s.last = {};
+  s.last_ids.clear();
+}
+
+val config_of(ModelSession& s) {
+  nn::Model& m = model_of(s);
+  const nn::Config& c = m.config();
+  val out = val::object();
+  out.set("vocab", static_cast<double>(c.vocab));
+  out.set("context", static_cast<double>(c.context));
+  out.set("d", static_cast<double>(c.d));
+  out.set("blocks", static_cast<double>(c.blocks));
+  out.set("heads", static_cast<double>(c.heads));
+  out.set("headDim", static_cast<double>(c.head_dim()));
+  out.set("hidden", static_cast<double>(c.hidden));
+  out.set("eps", c.eps);
+  out.set("ropeBase", c.rope_base);
+  out.set("dtype", std::string(dtype_name(c.dtype)));
+  // counted from the live model, never typed in
+  val kinds = val::array();
+  for (const nn::ParamGroup& g : m.parameter_table()) {
+    val row = val::object();
+    row.set("kind", g.kind);
+    row.set("tensors", static_cast<double>(g.tensors));
+    row.set("params", static_cast<double>(g.params));
+    kinds.call<void>("push", row);
+  }
+  out.set("parameterTable", kinds);
+  out.set("parameters", static_cast<double>(m.parameter_count()));
+  out.set("norms", static_cast<double>(m.norm_count()));
+  val per_block = val::array();
+  for (int64_t i = 0; i < c.blocks; ++i) per_block.call<void>("push", static_cast<double>(m.block_parameter_count(i)));
+  out.set("perBlock", per_block);
+  return out;
+}
+
+void set_eps(ModelSession& s, double eps) { model_of(s).set_eps(eps); }
+void set_dtype(ModelSession& s, std::string dtype) { model_of(s).to(parse_dtype(dtype)); }
+
+// {shape, data} with the batch axis (always 1 here) removed.
+val named_tensor(const Tensor& t) {
+  Shape shape = t.shape();
+  if (!shape.empty()) shape.erase(shape.begin());
+  val out = val::object();
+  out.set("shape", js_numbers(shape));
+  out.set("data", js_values(t));
+  return out;
+}
+
+double l2(const Tensor& t) {
+  double s = 0;
+  for (double x : t.to_vector()) s += x * x;
+  return std::sqrt(s);
+}
+
+// One forward (and, if asked, backward of the mean next-byte loss) on the
+// UTF-8 bytes of `text`. Returns {loss, ids, snapshots, grads, paramGradNorms};
+// grads and paramGradNorms only after backward, loss null for 1 byte.
+val run(ModelSession& s, std::string text, bool backward) {
+  nn::Model& m = model_of(s);
+  std::vector<int32_t> ids = io::encode_bytes(text);
+  if (ids.empty()) throw Error("model: the text is empty; type at least one character");
+  if (static_cast<int64_t>(ids.size()) > m.config().context)
+    throw Error("model: the text is " + std::to_string(ids.size()) + " bytes; the context holds " +
+                std::to_string(m.config().context) + " (truncate it first)");
+  m.zero_grad();
+  s.last = {};
+  {
+    std::unique_ptr<NoGradGuard> no_grad;
+    if (!backward) no_grad = std::make_unique<NoGradGuard>();
+    s.last = m.forward(ids, 1, /*record_snapshots=*/true);
+    if (backward && s.last.loss.defined()) s.last.loss.backward();
+  }
+  s.last_ids = ids;
+
+  val out = val::object();
+  out.set("loss", s.last.loss.defined() ? val(s.last.loss.item()) : val::null());
+  out.set("ids", js_numbers(ids));
+  val snaps = val::object(), grads = val::object();
+  bool have_grads = false;
+  for (const auto& [name, t] : s.last.snapshots.items()) {
+    snaps.set(name, named_tensor(t));
+    if (t.grad().defined()) {
+      grads.set(name, named_tensor(t.grad()));
+      have_grads = true;
+    }
+  }
+  out.set("snapshots", snaps);
+  out.set("grads", have_grads ? grads : val::null());
+  if (have_grads) {
+    val norms = val::object();
+    for (const auto& [name, p] : m.named_parameters())
+      if (p.grad().defined()) norms.set(name, l2(p.grad()));
+    out.set("paramGradNorms", norms);
+  } else {
+    out.set("paramGradNorms", val::null());
+  }
+  return out;
+}
+
+// A parameter's gradient from the last backward, as {shape, data} (not batch-trimmed).
+val param_grad(ModelSession& s, std::string name) {
+  for (const auto& [n, p] : model_of(s).named_parameters()) {
+    if (n != name) continue;
+    if (!p.grad().defined()) throw Error("model: \"" + name + "\" has no gradient (run with backward first)");
+    val out = val::object();
+    out.set("shape", js_numbers(p.shape()));
+    out.set("data", js_values(p.grad()));
+    return out;
+  }
+  throw Error("model: no parameter named \"" + name + "\"");
+}
+
+// The k most likely next bytes after the last run's final position, with
+// probabilities (softmax of the logits, computed by the core).
+val top_next(ModelSession& s, double k_in) {
+  if (!s.last.logits.defined()) throw Error("model: nothing has run yet");
+  const int64_t k = whole_from("top_next k", k_in);
+  const Tensor& logits = s.last.logits;  // (1, n, V)
+  const int64_t n = logits.size(1), vocab = logits.size(2);
+  if (k < 1 || k > vocab) throw Error("model: top_next k must be between 1 and " + std::to_string(vocab));
+  std::vector<double> p;
+  {
+    NoGradGuard no_grad;
+    p = softmax(slice(logits, 1, n - 1, n), -1).to_vector();  // (V,)
+  }
+  std::vector<int32_t> order(static_cast<std::size_t>(vocab));
+  for (int32_t i = 0; i < vocab; ++i) order[i] = i;
+  std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int32_t a, int32_t b) { return p[a] > p[b]; });
+  val out = val::array();
+  for (int64_t i = 0; i < k; ++i) {
+    val row = val::object();
+    row.set("byte", order[i]);
+    row.set("label", io::display_byte(order[i]));
+    row.set("prob", p[order[i]]);
+    out.call<void>("push", row);
+  }
+  return out;
+}
+
+std::string display_byte(double b) { return io::display_byte(static_cast<int32_t>(whole_from("byte", b))); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(glass_model) {
+  using namespace emscripten;
+  class_<ModelSession>("ModelSession")
+      .constructor<>()
+      .function("loadWeights", guard<&load_weights>)
+      .function("config", guard<&config_of>)
+      .function("setEps", guard<&set_eps>)
+      .function("setDtype", guard<&set_dtype>)
+      .function("run", guard<&run>)
+      .function("paramGrad", guard<&param_grad>)
+      .function("topNext", guard<&top_next>);
+  function("displayByte", guard<&display_byte>);
+}
+
+}  // namespace glass::wasm

@@ -150,7 +150,9 @@ Tensor pow(const Tensor& x, double p) {
 Tensor square(const Tensor& x) {
   Tensor out = unary_map(x, [](auto v) { return v * v; });
   return record(out, "square", {x},
-                [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) { d[0] = mul(mul(dout, x), 2.0); });
+                [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) {
+                  d[0] = binary_map("square backward", dout, x, [](auto g, auto v) { return g * (v + v); });
+                });
 }
 
 Tensor sqrt(const Tensor& x) {

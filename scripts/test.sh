@@ -2,18 +2,20 @@
 # npm test: every test, fail fast.
 #   1. setup (apt + npm, only what is missing)
 #   2. for each preset native, asan, wasm: configure, build, ctest -j2 --output-on-failure
-#   3. reference: glassllm against the independent PyTorch model (scripts/test_reference.sh)
-#   4. vitest run (tests/web/**, loads the wasm build)
-# Run a subset with: npm test -- native wasm web   (stages: native reference asan wasm web)
+#   3. cli: the glassllm command line, good and bad arguments (tests/cli/test_cli.py), after native
+#   4. reference: glassllm against the independent PyTorch model (scripts/test_reference.sh)
+#   5. vitest run (tests/web/**, loads the wasm build)
+#   6. e2e: vite build (production dist/), then Playwright in Debian's Chromium (tests/e2e/**)
+# Run a subset with: npm test -- native wasm web   (stages: native cli reference asan wasm web e2e)
 # Ends with one line "tests: N passed, M failed".
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 stages=("$@")
-((${#stages[@]})) || stages=(native reference asan wasm web)
+((${#stages[@]})) || stages=(native cli reference asan wasm web e2e)
 for stage in "${stages[@]}"; do
-  case "$stage" in native | reference | asan | wasm | web) ;; *) die "unknown stage '$stage' (native reference asan wasm web)" ;; esac
+  case "$stage" in native | cli | reference | asan | wasm | web | e2e) ;; *) die "unknown stage '$stage' (native cli reference asan wasm web e2e)" ;; esac
 done
 has_stage() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
@@ -73,6 +75,22 @@ run_ctest() {   # $1 = preset
   return "$rc"
 }
 
+run_cli() {
+  local t0 rc=0 line
+  t0=$(now)
+  current="cli (build)"
+  bash scripts/build.sh native --target glassllm
+  current="cli"
+  say "test:cli: tests/cli/test_cli.py"
+  mkdir -p build
+  /usr/bin/python3 tests/cli/test_cli.py build/native/glassllm 2>&1 | tee build/cli.log || rc=$?
+  # "98 passed, 0 failed"
+  line=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' build/cli.log | tail -1)
+  if [[ -n "$line" ]]; then add_summary cli ${line% *} ${line#* } "$t0"; fi
+  ((rc == 0)) || return "$rc"
+  [[ -n "$line" ]] || return 1
+}
+
 run_reference() {
   local t0 rc=0 line
   t0=$(now)
@@ -86,9 +104,13 @@ run_reference() {
   [[ -n "$line" ]] || return 1
 }
 
-for stage in native reference asan wasm; do
+for stage in native cli reference asan wasm; do
   if ! has_stage "$stage"; then continue; fi
-  if [[ "$stage" == reference ]]; then run_reference; else run_ctest "$stage"; fi
+  case "$stage" in
+    cli) run_cli ;;
+    reference) run_reference ;;
+    *) run_ctest "$stage" ;;
+  esac
 done
 
 if has_stage web; then
@@ -106,6 +128,26 @@ if has_stage web; then
       const r = JSON.parse(require("fs").readFileSync("build/vitest.json", "utf8"));
       console.log(r.numPassedTests, r.numFailedTests)')
     add_summary web "$passed" "$failed" "$t0"
+  fi
+  ((rc == 0)) || exit "$rc"
+fi
+
+if has_stage e2e; then
+  t0=$(now)
+  current="e2e (production build)"
+  has_stage wasm || has_stage web || bash scripts/build.sh wasm --web
+  vite build
+  current="e2e (playwright)"
+  say "test:e2e: playwright test (Chromium, against vite preview of dist/)"
+  mkdir -p build
+  rm -f build/playwright.json
+  rc=0
+  playwright test || rc=$?
+  if [[ -f build/playwright.json ]]; then
+    read -r passed failed < <(node -e '
+      const s = JSON.parse(require("fs").readFileSync("build/playwright.json", "utf8")).stats;
+      console.log(s.expected + s.flaky, s.unexpected)')
+    add_summary e2e "$passed" "$failed" "$t0"
   fi
   ((rc == 0)) || exit "$rc"
 fi

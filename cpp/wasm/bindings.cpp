@@ -148,6 +148,10 @@ std::string rmsnorm_dtype(const RMSNorm& norm) { return std::string(dtype_name(n
 Tensor rmsnorm_gamma(const RMSNorm& norm) { return norm.gamma(); }
 void rmsnorm_set_gamma(RMSNorm& norm, const Tensor& gamma) { norm.set_gamma(gamma); }
 
+// A deliberate wasm trap (RuntimeError: unreachable), for testing that the app
+// restarts a dead worker. Never called by the app itself.
+void debug_trap() { __builtin_trap(); }
+
 using Unary = Tensor (*)(const Tensor&);
 using Binary = Tensor (*)(const Tensor&, const Tensor&);
 using WithScalar = Tensor (*)(const Tensor&, double);
@@ -263,4 +267,7 @@ EMSCRIPTEN_BINDINGS(glass_core) {
 
   // autograd inspection
   em::function("traceGraph", guard<&trace>);
+
+  // testing only: kills the module the way a core bug would
+  em::function("debugTrap", &debug_trap);
 }

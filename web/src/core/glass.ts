@@ -206,6 +206,17 @@ export class Glass {
     return new RMSNorm(this.ctx, raw);
   }
 
+  // ---- testing ----
+  /**
+   * Executes a wasm trap (WebAssembly.RuntimeError "unreachable"), the way a
+   * core bug would. The module is unusable afterwards: only for testing that a
+   * host (the app's worker) recovers from a dead core.
+   */
+  debugTrap(): never {
+    this.ctx.raw.debugTrap();
+    throw new GlassError('debugTrap: the core did not trap');
+  }
+
   private wrap(call: () => ReturnType<RawModule['zeros']>): Tensor {
     return new Tensor(this.ctx, guarded(call));
   }

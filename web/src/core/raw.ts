@@ -125,4 +125,7 @@ export interface RawModule {
   crossEntropy(logits: T, targets: Numbers): T;
 
   traceGraph(root: T): RawGraphNode[];
+
+  /** Testing only: executes a wasm `unreachable` (a RuntimeError trap); the module is dead afterwards. */
+  debugTrap(): void;
 }

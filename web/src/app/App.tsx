@@ -1,0 +1,33 @@
+// The shell: header with the view tabs, notices about the core and the address,
+// then the chosen view. Views are separate components so each can be replaced.
+import { EpsilonLab } from '../widgets/lab/EpsilonLab';
+import { CoreNotice } from './CoreNotice';
+import { ViewTabs } from './ViewTabs';
+import { view } from './state';
+import { UrlProblems } from './UrlProblems';
+import { Inspector } from './views/Inspector';
+import { LessonsHome } from './views/LessonsHome';
+import './App.css';
+
+export function App() {
+  return (
+    <div class="app">
+      <header class="app-header">
+        <div class="app-brand">
+          <span class="app-name">GlassLLM</span>
+          <span class="app-tagline">a glass-box language model, computed live in your browser</span>
+        </div>
+        <ViewTabs />
+      </header>
+      <div class="app-notices">
+        <CoreNotice />
+        <UrlProblems />
+      </div>
+      <main class="app-main" id="main">
+        {view.value === 'lessons' && <LessonsHome />}
+        {view.value === 'lab' && <EpsilonLab />}
+        {view.value === 'inspector' && <Inspector />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+// The page's side of the core worker: a small typed request/response API.
+//
+//   const client = new CoreClient(() => new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' }));
+//   const outcome = await client.request('lab', settings);
+//   if (outcome.status === 'ok') show(outcome.value);
+//
+// - Every request carries an id. Requests of one kind supersede each other: a
+//   newer 'lab' request makes the one in flight stale, and its result is
+//   dropped ({ status: 'stale' }). While one is in flight only the newest
+//   waiting request is kept, so a moving slider never builds a queue.
+// - Errors come back as data: { status: 'error', error: { name, message } }.
+// - If the worker dies (an 'error' event, or a wasm trap it reports as fatal)
+//   it is replaced by a fresh one, `onRestart` is called, and what was in
+//   flight resolves as an error naming the crash.
+import type { CoreApi, ErrorData, Kind, Request, Response } from './protocol';
+
+export type Outcome<K extends Kind> =
+  | { status: 'ok'; value: CoreApi[K]['response']; /** time the worker spent computing */ computeMs: number }
+  | { status: 'error'; error: ErrorData }
+  | { status: 'stale' };
+
+interface Pending<K extends Kind = Kind> {
+  id: number;
+  kind: K;
+  payload: CoreApi[K]['request'];
+  resolve: (outcome: Outcome<K>) => void;
+}
+
+/** The minimal Worker surface used here (a test can pass a fake). */
+export interface WorkerLike {
+  postMessage(message: unknown): void;
+  terminate(): void;
+  onmessage: ((event: MessageEvent) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
+  onmessageerror?: ((event: MessageEvent) => void) | null;
+}
+
+export interface CoreClientEvents {
+  onReady?: () => void;
+  /** The worker died and a new one was started. */
+  onRestart?: (reason: ErrorData, restarts: number) => void;
+  /** The core could not be loaded, or kept dying: no more restarts. */
+  onFailed?: (reason: ErrorData) => void;
+}
+
+/** After this many restarts within RESTART_WINDOW_MS the client gives up. */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 10_000;
+
+export class CoreClient {
+  private worker: WorkerLike;
+  private nextId = 1;
+  private readonly inFlight = new Map<number, Pending>(); // id -> request sent to the worker
+  private readonly latest = new Map<Kind, number>(); // kind -> id of the newest request
+  private readonly waiting = new Map<Kind, Pending>(); // kind -> newest request not yet sent
+  private restartTimes: number[] = [];
+  private failed: ErrorData | null = null;
+  restarts = 0;
+
+  constructor(
+    private readonly spawn: () => WorkerLike,
+    private readonly events: CoreClientEvents = {},
+  ) {
+    this.worker = this.start();
+  }
+
+  request<K extends Kind>(kind: K, payload: CoreApi[K]['request']): Promise<Outcome<K>> {
+    return new Promise<Outcome<K>>((resolve) => {
+      if (this.failed !== null) {
+        resolve({ status: 'error', error: this.failed });
+        return;
+      }
+      const pending = { id: this.nextId++, kind, payload, resolve } as Pending<K>;
+      this.latest.set(kind, pending.id);
+      const busy = [...this.inFlight.values()].some((p) => p.kind === kind);
+      if (busy) {
+        this.waiting.get(kind)?.resolve({ status: 'stale' });
+        this.waiting.set(kind, pending as unknown as Pending);
+      } else {
+        this.send(pending as unknown as Pending);
+      }
+    });
+  }
+
+  /** Testing only: makes the core trap, so the worker dies and is restarted. */
+  debugTrap(): Promise<Outcome<'debugTrap'>> {
+    return this.request('debugTrap', null);
+  }
+
+  dispose(): void {
+    this.worker.terminate();
+  }
+
+  private send(pending: Pending): void {
+    this.inFlight.set(pending.id, pending);
+    const message: Request = { id: pending.id, kind: pending.kind, payload: pending.payload };
+    this.worker.postMessage(message);
+  }
+
+  private start(): WorkerLike {
+    const worker = this.spawn();
+    worker.onmessage = (event: MessageEvent<Response>) => this.receive(worker, event.data);
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.crashed(worker, { name: 'WorkerError', message: event.message || 'the core worker stopped with an error' });
+    };
+    worker.onmessageerror = () => this.crashed(worker, { name: 'WorkerError', message: 'a message from the core could not be read' });
+    return worker;
+  }
+
+  private receive(worker: WorkerLike, message: Response): void {
+    if (worker !== this.worker) return; // a message from a worker already replaced
+    if (message.type === 'ready') {
+      this.events.onReady?.();
+      return;
+    }
+    if (message.type === 'loadFailed') {
+      this.giveUp({ name: message.error.name, message: `the core could not load: ${message.error.message}` });
+      return;
+    }
+    const pending = this.inFlight.get(message.id);
+    if (pending === undefined) return;
+    this.inFlight.delete(message.id);
+    if (!message.ok && message.fatal) {
+      this.settle(pending, { status: 'error', error: message.error });
+      this.crashed(worker, message.error);
+      return;
+    }
+    this.settle(pending, message.ok ? { status: 'ok', value: message.value as CoreApi[Kind]['response'], computeMs: message.computeMs } : { status: 'error', error: message.error });
+    const next = this.waiting.get(pending.kind);
+    if (next !== undefined) {
+      this.waiting.delete(pending.kind);
+      this.send(next);
+    }
+  }
+
+  /** Resolves a request, or drops its result if a newer one of its kind exists. */
+  private settle(pending: Pending, outcome: Outcome<Kind>): void {
+    if (this.latest.get(pending.kind) !== pending.id) pending.resolve({ status: 'stale' });
+    else pending.resolve(outcome);
+  }
+
+  private crashed(worker: WorkerLike, reason: ErrorData): void {
+    if (worker !== this.worker) return;
+    worker.terminate();
+    const lost: ErrorData = { name: reason.name, message: `the core stopped (${reason.name}: ${reason.message}) and was restarted` };
+    for (const pending of this.inFlight.values()) this.settle(pending, { status: 'error', error: lost });
+    this.inFlight.clear();
+    const now = Date.now();
+    this.restartTimes = [...this.restartTimes.filter((t) => now - t < RESTART_WINDOW_MS), now];
+    if (this.restartTimes.length > MAX_RESTARTS) {
+      this.giveUp({ name: reason.name, message: `the core keeps stopping (${reason.message}); reload the page to try again` });
+      return;
+    }
+    this.restarts += 1;
+    this.worker = this.start();
+    // Requests that were waiting go to the new worker.
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const pending of waiting) this.send(pending);
+    this.events.onRestart?.(reason, this.restarts);
+  }
+
+  private giveUp(reason: ErrorData): void {
+    this.failed = reason;
+    this.worker.terminate();
+    for (const pending of [...this.inFlight.values(), ...this.waiting.values()]) pending.resolve({ status: 'error', error: reason });
+    this.inFlight.clear();
+    this.waiting.clear();
+    this.events.onFailed?.(reason);
+  }
+}

@@ -1,0 +1,111 @@
+// The typed request/response API between the page and the core's Web Worker.
+// Plain data only (structured clone): no handles, no classes. The worker
+// (web/src/worker/worker.ts) answers every request with a Response carrying the
+// same id; errors travel as data { name, message }.
+import type { DTypeName } from '../core/types';
+
+export type { DTypeName };
+
+/** Which scalar the lab's backward pass starts from: sum(y), or one output coordinate y[i]. */
+export type GradTarget = 'sum' | number;
+
+/** Everything the RMSNorm lab computes from. Validated before it is sent. */
+export interface LabInput {
+  x: number[]; // (d,)  2 <= d <= 128, finite
+  gamma: number[] | null; // (d,) or null for all ones
+  eps: number; // 0, or 1e-12 .. 1e2
+  c: number; // 1e-8 .. 1e8
+  dtype: DTypeName;
+  grad: GradTarget;
+}
+
+/** One node of the core's recorded autograd graph, values copied out. */
+export interface GraphNodeView {
+  id: number;
+  op: string;
+  detail: string;
+  name: string;
+  inputs: number[];
+  shape: number[];
+  value: number[];
+  grad: number[] | null;
+}
+
+export interface LabResult {
+  dtype: DTypeName;
+  d: number;
+  /** x as the core stores it in this dtype (1e200 is Infinity in float32). */
+  x: number[];
+  /** c·x, the input the RMSNorm actually sees. */
+  input: number[];
+  /** mean((c·x)²): the "mean" node of the graph. */
+  meanSquare: number;
+  /** r(c·x) = sqrt(mean((c·x)²) + eps): the "sqrt" node of the graph. */
+  r: number;
+  /** RMSNorm(c·x) = gamma ⊙ c·x / r. */
+  output: number[];
+  outputNorm: number; // ||RMSNorm(c·x)||
+  outputMeanSquare: number; // mean(RMSNorm(c·x)²)
+  outputMean: number; // mean(RMSNorm(c·x)): RMSNorm does not center
+  /** eps / c²: the epsilon RMSNorm(x) would need to give the same output. */
+  effectiveEps: number;
+  /** mean(x²) at c = 1: the energy of x (Infinity or 0 when the squares overflow or underflow). */
+  energy: number;
+  /**
+   * sqrt(eps / mean(x²)): the c where eps/c² equals the energy mean(x²). Below it
+   * epsilon dominates; well above it the output is nearly scale invariant.
+   * null when eps = 0 or mean(x²) is 0 or not finite.
+   */
+  crossoverC: number | null;
+  /** ||RMSNorm(c·x) − RMSNorm(x)|| at the current c. */
+  distance: number;
+  /** The same distance across ~60 values of c (log-spaced, 1e-8 .. 1e8). */
+  curve: { c: number[]; distance: number[] };
+  /** LayerNorm(c·x) = gamma ⊙ (c·x − mean) / sqrt(var + eps), no beta, from core ops. */
+  layerNorm: { mean: number; variance: number; output: number[] };
+  /** The graph of y = RMSNorm(c·x), inputs before users, after backward of `grad`. */
+  graph: GraphNodeView[];
+  grad: GradTarget;
+}
+
+export interface SeedRow {
+  dtype: DTypeName;
+  eps: number;
+  a: number[]; // RMSNorm([[3, 4]])
+  b: number[]; // RMSNorm([[6, 8]])
+  diff: number[]; // b − a
+}
+
+/** Request kinds: what each carries and what comes back. */
+export interface CoreApi {
+  lab: { request: LabInput; response: LabResult };
+  seed: { request: null; response: SeedRow[] };
+  /** d standard-normal values from the core's seeded generator (4 significant digits). */
+  randomVector: { request: { d: number; seed: number }; response: number[] };
+  /** Testing only: the worker runs a wasm trap and dies (see glass.debugTrap). */
+  debugTrap: { request: null; response: never };
+}
+export type Kind = keyof CoreApi;
+
+export interface ErrorData {
+  name: string;
+  message: string;
+}
+
+export interface Request<K extends Kind = Kind> {
+  id: number;
+  kind: K;
+  payload: CoreApi[K]['request'];
+}
+
+export type Response =
+  | { type: 'result'; id: number; ok: true; value: unknown; computeMs: number }
+  // fatal: the core trapped (WebAssembly.RuntimeError); the worker is unusable.
+  | { type: 'result'; id: number; ok: false; error: ErrorData; fatal: boolean }
+  | { type: 'ready' }
+  | { type: 'loadFailed'; error: ErrorData };
+
+export function errorData(e: unknown): ErrorData {
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  return { name: 'Error', message: String(e) };
+}

@@ -1,0 +1,129 @@
+// The app's state as signals.
+//
+// View state (what the learner chose; shareable, mirrored in the URL):
+//   view, labSettings.
+// Session state (what the core computed or reported; never in the URL):
+//   core status and notices, the lab's latest result or error, the seed rows.
+//
+// One effect sends the lab settings to the worker whenever they change; the
+// client drops stale results, so only the newest settings reach the screen.
+import { effect, signal } from '@preact/signals';
+import { CoreClient, type WorkerLike } from './coreClient';
+import { DEFAULT_LAB, type LabSettings } from './labSettings';
+import type { ErrorData, LabResult, SeedRow } from './protocol';
+import { readUrl, writeUrl, type View } from './urlState';
+
+// ---- view state ----
+const initial = readUrl(location.search);
+export const view = signal<View>(initial.state.view);
+export const labSettings = signal<LabSettings>(initial.state.lab);
+/** Problems found in the address when the page opened (shown once, dismissible). */
+export const urlProblems = signal<string[]>(initial.problems);
+
+// ---- session state ----
+export type CoreStatus = 'loading' | 'ready' | 'failed';
+export const coreStatus = signal<CoreStatus>('loading');
+/** A notice about the core itself (it crashed and was restarted, or failed). */
+export const coreNotice = signal<{ kind: 'restarted' | 'failed'; text: string } | null>(null);
+
+export interface LabOutcome {
+  settings: LabSettings;
+  result: LabResult | null; // the last good result (kept while an error shows)
+  error: ErrorData | null;
+  /** performance.now() when the settings changed (the input event), for the latency note. */
+  startedAt: number;
+  /** Time the worker spent in the core for this result (ms); 0 for errors. */
+  computeMs: number;
+  /** The first result of this page (its time includes starting the worker and the core). */
+  first: boolean;
+}
+export const labOutcome = signal<LabOutcome | null>(null);
+export const seedRows = signal<SeedRow[] | null>(null);
+export const seedError = signal<ErrorData | null>(null);
+
+// ---- the core ----
+export const core = new CoreClient(
+  (): WorkerLike => new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'glass-core' }),
+  {
+    onReady: () => {
+      coreStatus.value = 'ready';
+    },
+    onRestart: (reason, restarts) => {
+      coreNotice.value = {
+        kind: 'restarted',
+        text: `The core stopped (${reason.name}: ${reason.message}) and was restarted${restarts > 1 ? ` (${restarts} times so far)` : ''}. Your settings are kept.`,
+      };
+      recompute(); // the result on screen came from the old worker: ask the new one
+    },
+    onFailed: (reason) => {
+      coreStatus.value = 'failed';
+      coreNotice.value = { kind: 'failed', text: `The core is not available: ${reason.message}` };
+    },
+  },
+);
+
+export function loadSeed(): void {
+  void core.request('seed', null).then((o) => {
+    if (o.status === 'ok') {
+      seedRows.value = o.value;
+      seedError.value = null;
+    } else if (o.status === 'error') seedError.value = o.error;
+  });
+}
+
+function recompute(): void {
+  const settings = labSettings.peek();
+  const startedAt = performance.now();
+  void core.request('lab', settings).then((o) => {
+    if (o.status === 'stale') return;
+    const previous = labOutcome.peek()?.result ?? null;
+    labOutcome.value =
+      o.status === 'ok'
+        ? { settings, result: o.value, error: null, startedAt, computeMs: o.computeMs, first: labOutcome.peek() === null }
+        : { settings, result: previous, error: o.error, startedAt, computeMs: 0, first: false };
+  });
+  if (seedRows.peek() === null) loadSeed();
+}
+
+let started = false;
+/** Starts the effects (once): compute on every settings change, mirror state in the URL. */
+export function startApp(): void {
+  if (started) return;
+  started = true;
+  effect(() => {
+    labSettings.value; // subscribe
+    recompute();
+  });
+
+  // URL: a view change is a history entry; settings replace the current one
+  // (debounced: browsers throttle rapid history updates while a slider moves).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastView = view.peek();
+  effect(() => {
+    const state = { view: view.value, lab: labSettings.value };
+    clearTimeout(timer);
+    if (state.view !== lastView) {
+      lastView = state.view;
+      history.pushState(null, '', writeUrl(state, location.search));
+      return;
+    }
+    timer = setTimeout(() => history.replaceState(null, '', writeUrl(state, location.search)), 150);
+  });
+  addEventListener('popstate', () => {
+    const read = readUrl(location.search);
+    lastView = read.state.view;
+    view.value = read.state.view;
+    labSettings.value = read.state.lab;
+    if (read.problems.length > 0) urlProblems.value = read.problems;
+  });
+
+  // For tests and the curious (DevTools console).
+  (globalThis as { glassDebug?: unknown }).glassDebug = {
+    trap: () => core.debugTrap(),
+    restarts: () => core.restarts,
+  };
+}
+
+export function resetLab(): void {
+  labSettings.value = { ...DEFAULT_LAB };
+}

@@ -1,0 +1,134 @@
+// The RMSNorm and epsilon lab: controls on the left, the core's numbers on the
+// right, then RMSNorm vs LayerNorm, the seed example and the autograd graph.
+// Every number shown comes from the worker (app/state.ts sends the settings).
+import { useRef } from 'preact/hooks';
+import { C_LOG10, DTYPES, EPS_LOG10 } from '../../app/labSettings';
+import { coreStatus, labOutcome, labSettings, resetLab } from '../../app/state';
+import { GammaEditor } from './GammaEditor';
+import { LogSlider } from './LogSlider';
+import { NormComparison } from './NormComparison';
+import { NumericsNote } from './NumericsNote';
+import { RmsNormGraph } from './RmsNormGraph';
+import { RmsNormReadout } from './RmsNormReadout';
+import { ScaleInvariancePlot } from './ScaleInvariancePlot';
+import { SeedExample } from './SeedExample';
+import { VectorEditor } from './VectorEditor';
+import './EpsilonLab.css';
+
+export function EpsilonLab() {
+  const settings = labSettings.value;
+  const lastEps = useRef(settings.eps > 0 ? settings.eps : 1e-6);
+  if (settings.eps > 0) lastEps.current = settings.eps;
+  const set = (patch: Partial<typeof settings>) => (labSettings.value = { ...labSettings.peek(), ...patch });
+
+  return (
+    <section class="epsilon-lab" aria-labelledby="lab-title">
+      <header class="epsilon-lab-head">
+        <h1 id="lab-title">RMSNorm and epsilon</h1>
+        <p class="epsilon-lab-formula">
+          <code>r(x) = √(mean(x²) + ε)</code>, <code>RMSNorm(x) = γ ⊙ x / r(x)</code>. For c &gt; 0,{' '}
+          <code>RMSNorm(c·x) = γ ⊙ x / √(mean(x²) + ε/c²)</code>: scale invariant when ε is negligible next to the energy
+          of x.
+        </p>
+      </header>
+
+      <div class="epsilon-lab-grid">
+        <div class="epsilon-lab-controls">
+          <VectorEditor />
+          <GammaEditor />
+          <fieldset class="epsilon-lab-box">
+            <legend>ε and scale</legend>
+            <LogSlider
+              id="lab-eps"
+              label="epsilon ε (log scale)"
+              symbol="ε"
+              log10Min={EPS_LOG10.min}
+              log10Max={EPS_LOG10.max}
+              step={0.05}
+              value={settings.eps}
+              disabled={settings.eps === 0}
+              onValue={(eps) => set({ eps })}
+            >
+              <label class="epsilon-lab-check">
+                <input
+                  type="checkbox"
+                  data-testid="eps-zero"
+                  checked={settings.eps === 0}
+                  onChange={(e) => set({ eps: e.currentTarget.checked ? 0 : lastEps.current })}
+                />{' '}
+                ε = 0 exactly
+              </label>
+            </LogSlider>
+            <LogSlider
+              id="lab-c"
+              label="scale c applied to x (log scale)"
+              symbol="c"
+              log10Min={C_LOG10.min}
+              log10Max={C_LOG10.max}
+              step={0.05}
+              value={settings.c}
+              onValue={(c) => set({ c })}
+            />
+          </fieldset>
+          <fieldset class="epsilon-lab-box epsilon-lab-dtype">
+            <legend>dtype</legend>
+            {DTYPES.map((dt) => (
+              <label key={dt}>
+                <input type="radio" name="lab-dtype" value={dt} checked={settings.dtype === dt} onChange={() => set({ dtype: dt })} />{' '}
+                {dt}
+              </label>
+            ))}
+          </fieldset>
+          <button type="button" class="epsilon-lab-reset" onClick={resetLab}>
+            Reset to the seed example
+          </button>
+        </div>
+
+        <LabResults />
+      </div>
+      <LabDetails />
+    </section>
+  );
+}
+
+// The results read only labOutcome, so a new result re-renders them and not the
+// controls, and moving a control re-renders the controls and not them.
+function LabResults() {
+  const outcome = labOutcome.value;
+  return (
+    <div class="epsilon-lab-results" aria-live="polite" aria-busy={outcome === null}>
+      {outcome?.error != null && (
+        <p class="epsilon-lab-error" role="alert" data-testid="lab-error">
+          The core refused these settings — {outcome.error.name}: {outcome.error.message}
+          {outcome.result !== null && '. Showing the last result that worked.'}
+        </p>
+      )}
+      {outcome === null && coreStatus.value !== 'failed' && <p>Computing…</p>}
+      {outcome?.result != null && (
+        <>
+          <RmsNormReadout outcome={outcome} />
+          <NumericsNote result={outcome.result} settings={outcome.settings} />
+          <ScaleInvariancePlot result={outcome.result} c={outcome.settings.c} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function LabDetails() {
+  const outcome = labOutcome.value;
+  if (outcome?.result == null) return null;
+  return (
+    <div class="epsilon-lab-lower">
+      <div class="epsilon-lab-panel">
+        <NormComparison result={outcome.result} eps={outcome.settings.eps} />
+      </div>
+      <div class="epsilon-lab-panel">
+        <SeedExample />
+      </div>
+      <div class="epsilon-lab-panel epsilon-lab-wide">
+        <RmsNormGraph result={outcome.result} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+// The seed lesson's example, computed live: RMSNorm(d=2, eps=1e-6) of [[3, 4]]
+// and of [[6, 8]], in float64 (the verified digits) and in float32.
+import { fmtNumpyExp } from '../../app/format';
+import { seedError, seedRows } from '../../app/state';
+import './SeedExample.css';
+
+const row = (xs: readonly number[], f: (v: number) => string) => `[[${xs.map(f).join(', ')}]]`;
+
+export function SeedExample() {
+  const rows = seedRows.value;
+  const error = seedError.value;
+  return (
+    <section class="seed-example" aria-labelledby="seed-example-title" data-testid="seed-example">
+      <h2 id="seed-example-title">The seed lesson’s example</h2>
+      <p>
+        <code>norm = RMSNorm(d=2, eps=1e-6)</code>, <code>a = norm([[3, 4]])</code>, <code>b = norm([[6, 8]])</code>:
+        print <code>round(a, 6)</code> and <code>b − a</code>.
+      </p>
+      {error !== null && (
+        <p role="alert" class="seed-example-error">
+          {error.name}: {error.message}
+        </p>
+      )}
+      {rows === null && error === null && <p>Computing…</p>}
+      {rows !== null && (
+        <div class="seed-example-table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">dtype</th>
+              <th scope="col">round(a, 6)</th>
+              <th scope="col">b − a</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.dtype} data-dtype={r.dtype}>
+                <th scope="row">{r.dtype}</th>
+                <td class="num" data-testid={`seed-a-${r.dtype}`}>
+                  {row(r.a, (v) => v.toFixed(6))}
+                </td>
+                <td class="num" data-testid={`seed-diff-${r.dtype}`}>
+                  {row(r.diff, (v) => fmtNumpyExp(v))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        </div>
+      )}
+      <p class="seed-example-why">
+        Doubling x divides the effective ε by 4, so b is close to a but not equal: in float64 the difference is the
+        effect of ε. In float32 that difference is smaller than the spacing of float32 numbers near 1 (about 1e-7), so
+        the float32 row shows rounding, not ε.
+      </p>
+    </section>
+  );
+}

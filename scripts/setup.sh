@@ -8,7 +8,6 @@ cd "$ROOT"
 
 # One entry per line: "<debian package>  <command that proves it is there, - to ask dpkg,
 # or py:MODULE for a module /usr/bin/python3 must import>".
-# Extend here (later: chromium, ...).
 APT_PACKAGES=(
   "cmake            cmake"
   "ninja-build      ninja"
@@ -22,6 +21,7 @@ APT_PACKAGES=(
   "python3-torch    py:torch"
   "python3-numpy    py:numpy"
   "libopenblas0     -"
+  "chromium         chromium"
 )
 
 missing=()

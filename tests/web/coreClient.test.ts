@@ -1,0 +1,103 @@
+// The page's worker client with a fake worker: ids, stale results dropped,
+// only the newest waiting request kept, errors as data, restart after a crash.
+import { describe, expect, it } from 'vitest';
+import { CoreClient, type WorkerLike } from '../../web/src/app/coreClient';
+import type { Request, Response } from '../../web/src/app/protocol';
+
+class FakeWorker implements WorkerLike {
+  sent: Request[] = [];
+  terminated = false;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onerror: ((event: ErrorEvent) => void) | null = null;
+  postMessage(message: unknown) {
+    this.sent.push(message as Request);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  reply(message: Response) {
+    this.onmessage!({ data: message } as MessageEvent);
+  }
+  ok(id: number, value: unknown) {
+    this.reply({ type: 'result', id, ok: true, value, computeMs: 0 });
+  }
+}
+
+function setup() {
+  const workers: FakeWorker[] = [];
+  const restarts: string[] = [];
+  const client = new CoreClient(
+    () => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w;
+    },
+    { onRestart: (reason) => restarts.push(reason.name) },
+  );
+  return { client, workers, restarts };
+}
+
+const labInput = (c: number) => ({ x: [3, 4], gamma: null, eps: 1e-6, c, dtype: 'float64' as const, grad: 'sum' as const });
+
+describe('CoreClient', () => {
+  it('a newer request of the same kind makes older ones stale; only the newest waiting one is sent', async () => {
+    const { client, workers } = setup();
+    const w = workers[0];
+    const first = client.request('lab', labInput(1));
+    const second = client.request('lab', labInput(2)); // waits: one lab request is in flight
+    const third = client.request('lab', labInput(3)); // replaces the second
+    expect(await second).toEqual({ status: 'stale' });
+    expect(w.sent.map((r) => r.id)).toEqual([1]);
+    w.ok(1, 'one');
+    expect(await first).toEqual({ status: 'stale' }); // superseded while in flight
+    expect(w.sent.map((r) => r.id)).toEqual([1, 3]);
+    w.ok(3, 'three');
+    expect(await third).toEqual({ status: 'ok', value: 'three', computeMs: 0 });
+  });
+
+  it('kinds do not supersede each other, and errors come back as data', async () => {
+    const { client, workers } = setup();
+    const lab = client.request('lab', labInput(1));
+    const seed = client.request('seed', null);
+    workers[0].reply({ type: 'result', id: 1, ok: false, error: { name: 'GlassError', message: 'bad' }, fatal: false });
+    workers[0].ok(2, []);
+    expect(await lab).toEqual({ status: 'error', error: { name: 'GlassError', message: 'bad' } });
+    expect(await seed).toMatchObject({ status: 'ok' });
+  });
+
+  it('a fatal error restarts the worker and sends what was waiting to the new one', async () => {
+    const { client, workers, restarts } = setup();
+    const trap = client.debugTrap();
+    const lab = client.request('lab', labInput(1));
+    const next = client.request('lab', labInput(2)); // waiting behind lab #2
+    workers[0].reply({ type: 'result', id: 1, ok: false, error: { name: 'RuntimeError', message: 'unreachable' }, fatal: true });
+    expect(await trap).toMatchObject({ status: 'error', error: { name: 'RuntimeError' } });
+    expect(await lab).toEqual({ status: 'stale' });
+    expect(workers).toHaveLength(2);
+    expect(workers[0].terminated).toBe(true);
+    expect(restarts).toEqual(['RuntimeError']);
+    expect(workers[1].sent.map((r) => r.id)).toEqual([3]);
+    workers[1].ok(3, 'after restart');
+    expect(await next).toMatchObject({ status: 'ok', value: 'after restart' });
+    expect(client.restarts).toBe(1);
+  });
+
+  it('an error event restarts the worker; what was in flight resolves as an error', async () => {
+    const { client, workers } = setup();
+    const seed = client.request('seed', null);
+    workers[0].onerror!({ message: 'boom', preventDefault() {} } as ErrorEvent);
+    expect(await seed).toMatchObject({ status: 'error', error: { name: 'WorkerError' } });
+    expect(workers).toHaveLength(2);
+    // messages from the dead worker are ignored
+    workers[0].ok(1, 'late');
+    const again = client.request('seed', null);
+    workers[1].ok(2, 'fresh');
+    expect(await again).toMatchObject({ value: 'fresh' });
+  });
+
+  it('gives up after repeated crashes and answers every request with the reason', async () => {
+    const { client, workers } = setup();
+    for (let i = 0; i < 4; i++) workers.at(-1)!.onerror!({ message: 'boom', preventDefault() {} } as ErrorEvent);
+    expect(await client.request('seed', null)).toMatchObject({ status: 'error', error: { message: /keeps stopping/ } });
+  });
+});

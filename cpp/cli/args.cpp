@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "glass/tensor/error.h"
+
 namespace glass::cli {
 
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& known) {
@@ -53,6 +55,16 @@ double Args::number(const std::string& flag, double fallback, double min, double
     throw UsageError{"--" + flag + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
                      ", got " + *v};
   return x;
+}
+
+DType Args::dtype(const std::string& flag, DType fallback) const {
+  auto v = text_or(flag);
+  if (!v) return fallback;
+  try {
+    return parse_dtype(*v);
+  } catch (const Error& e) {
+    throw UsageError{"--" + flag + ": " + e.what()};
+  }
 }
 
 }  // namespace glass::cli

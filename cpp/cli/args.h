@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "glass/tensor/dtype.h"
+
 namespace glass::cli {
 
 class Args {
@@ -20,6 +22,8 @@ class Args {
   std::optional<std::string> text_or(const std::string& flag) const;
   int64_t integer(const std::string& flag, int64_t fallback, int64_t min, int64_t max) const;
   double number(const std::string& flag, double fallback, double min, double max) const;
+  // f32/float32 or f64/float64; anything else is a usage error naming the value.
+  DType dtype(const std::string& flag, DType fallback) const;
 
  private:
   std::map<std::string, std::string> values_;

@@ -47,7 +47,7 @@ int run_bench(const Argv& argv) {
   const int64_t runs = args.integer("runs", 10, 1, 100000);
   const int64_t warmup = args.integer("warmup", 2, 0, 100000);
   const int64_t batch = args.integer("batch", 16, 1, 4096);
-  const DType dtype = parse_dtype(args.text_or("dtype").value_or("f32"));
+  const DType dtype = args.dtype("dtype", DType::f32);
   const auto seed = static_cast<uint64_t>(args.integer("seed", 0, 0, INT64_MAX));
 
   std::unique_ptr<nn::Model> model;

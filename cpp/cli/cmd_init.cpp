@@ -17,7 +17,7 @@ int run_init(const Argv& argv) {
   const std::string out = args.text("out");
   const auto seed = static_cast<uint64_t>(args.integer("seed", 0, 0, INT64_MAX));
   nn::Config cfg;
-  cfg.dtype = parse_dtype(args.text_or("dtype").value_or("f32"));
+  cfg.dtype = args.dtype("dtype", DType::f32);
   nn::Model model(cfg, seed);
   const std::vector<uint8_t> bytes = io::save_weights(model, {{"init_seed", std::to_string(seed)}});
   io::write_file(out, bytes);

@@ -23,7 +23,10 @@ void append_tensor(std::string& out, const Tensor& t, bool drop_batch) {
   Shape shape = t.shape();
   if (drop_batch && !shape.empty()) shape.erase(shape.begin());
   out += "{\"shape\":[";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? "," : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(shape[i]);
+  }
   out += "],\"data\":[";
   const char* fmt = t.dtype() == DType::f32 ? "%.9g" : "%.17g";
   char buf[40];
@@ -52,7 +55,7 @@ double rms(const Tensor& t) {
 
 int run_inspect(const Argv& argv) {
   const Args args(argv, {"weights", "text", "eps", "dtype", "json"});
-  const DType dtype = parse_dtype(args.text_or("dtype").value_or("f32"));
+  const DType dtype = args.dtype("dtype", DType::f32);
   auto model = load_model(args.text("weights"), dtype);
   if (auto eps = args.text_or("eps")) model->set_eps(args.number("eps", 0, 0, 1e6));
   const std::vector<int32_t> ids = io::encode_bytes(args.text("text"));

@@ -35,7 +35,7 @@ class Block {
 
 // One row of the parameter table: computed by walking the model, never typed in.
 struct ParamGroup {
-  std::string kind;  // "embedding", "attention", "ffn", "norm", "head"
+  std::string kind;  // "embedding", "norm", "attention", "ffn" or "head"
   int64_t tensors = 0;
   int64_t params = 0;
 };
@@ -55,7 +55,7 @@ class Model {
   // Parameters in DESIGN.md's order and names.
   void visit(const ParamVisitor& visit);
   std::vector<std::pair<std::string, Tensor>> named_parameters();
-  std::vector<ParamGroup> parameter_table();  // by kind, in the order above
+  std::vector<ParamGroup> parameter_table();  // by kind, in the order each kind first appears in visit()
   int64_t parameter_count();
   int64_t block_parameter_count(int64_t block);
   int64_t norm_count();  // RMSNorms in the model (2 per block + the final one)

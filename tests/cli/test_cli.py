@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GLASSLLM", os.path.join(ROOT, "build", "native", "glassllm"))
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GLASSLLM", os.path.join(ROOT, "build", "native", "glassllm")))  # it runs in a temp dir
 
 passed = 0
 failed = 0

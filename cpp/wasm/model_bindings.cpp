@@ -95,9 +95,9 @@ double l2(const Tensor& t) {
 }
 
 // One forward (and, if asked, backward of the mean next-byte loss) on the
-// UTF-8 bytes of `text`. Returns {loss, ids, snapshots, grads, paramGradNorms};
-// grads and paramGradNorms only after backward, loss null for 1 byte.
-val run(ModelSession& s, std::string text, bool backward) {
+// UTF-8 bytes of `text`, kept in the session; returns the loss (null for 1 byte)
+// and copies nothing out. run() and the inspector's one-tensor getters build on it.
+val compute(ModelSession& s, std::string text, bool backward) {
   nn::Model& m = model_of(s);
   std::vector<int32_t> ids = io::encode_bytes(text);
   if (ids.empty()) throw Error("model: the text is empty; type at least one character");
@@ -106,6 +106,7 @@ val run(ModelSession& s, std::string text, bool backward) {
                 std::to_string(m.config().context) + " (truncate it first)");
   m.zero_grad();
   s.last = {};
+  s.last_ids.clear();
   {
     std::unique_ptr<NoGradGuard> no_grad;
     if (!backward) no_grad = std::make_unique<NoGradGuard>();
@@ -113,10 +114,17 @@ val run(ModelSession& s, std::string text, bool backward) {
     if (backward && s.last.loss.defined()) s.last.loss.backward();
   }
   s.last_ids = ids;
+  return s.last.loss.defined() ? val(s.last.loss.item()) : val::null();
+}
 
+// compute(), then everything as plain data: {loss, ids, snapshots, grads,
+// paramGradNorms}; grads and paramGradNorms only after backward.
+val run(ModelSession& s, std::string text, bool backward) {
+  const val loss = compute(s, text, backward);
+  nn::Model& m = model_of(s);
   val out = val::object();
-  out.set("loss", s.last.loss.defined() ? val(s.last.loss.item()) : val::null());
-  out.set("ids", js_numbers(ids));
+  out.set("loss", loss);
+  out.set("ids", js_numbers(s.last_ids));
   val snaps = val::object(), grads = val::object();
   bool have_grads = false;
   for (const auto& [name, t] : s.last.snapshots.items()) {
@@ -137,6 +145,43 @@ val run(ModelSession& s, std::string text, bool backward) {
     out.set("paramGradNorms", val::null());
   }
   return out;
+}
+
+// ---- one tensor of the last run at a time (the inspector) ----
+
+// A snapshot of the last run (DESIGN.md name or TransformerLens alias), or its gradient.
+Tensor last_tensor(ModelSession& s, const std::string& name, bool grad) {
+  if (!s.last.logits.defined()) throw Error("model: nothing has run yet");
+  const Tensor& t = s.last.snapshots.get(nn::resolve_alias(name));
+  if (!grad) return t;
+  if (!t.grad().defined()) throw Error("model: \"" + name + "\" has no gradient (run with backward first)");
+  return t.grad();
+}
+
+val snapshot(ModelSession& s, std::string name, bool grad) { return named_tensor(last_tensor(s, name, grad)); }
+
+val snapshot_names(ModelSession& s) {
+  val out = val::array();
+  for (const auto& [name, t] : s.last.snapshots.items()) out.call<void>("push", name);
+  return out;
+}
+
+// Per-position RMS, sqrt(mean(t^2, last axis)): (1, n, d) -> (n,), by core ops.
+val row_rms(ModelSession& s, std::string name, bool grad) {
+  NoGradGuard no_grad;
+  return named_tensor(sqrt(mean(square(last_tensor(s, name, grad)), -1)))["data"];
+}
+
+// b - a, elementwise (same shape), by the core's sub.
+val difference(ModelSession& s, std::string a, std::string b, bool grad) {
+  NoGradGuard no_grad;
+  return named_tensor(sub(last_tensor(s, b, grad), last_tensor(s, a, grad)));
+}
+
+// The L2 norm sqrt(sum(t^2)) of a snapshot or its gradient, by core ops.
+double tensor_norm(ModelSession& s, std::string name, bool grad) {
+  NoGradGuard no_grad;
+  return sqrt(sum(square(last_tensor(s, name, grad)))).item();
 }
 
 // A parameter's gradient from the last backward, as {shape, data} (not batch-trimmed).
@@ -191,7 +236,13 @@ EMSCRIPTEN_BINDINGS(glass_model) {
       .function("config", guard<&config_of>)
       .function("setEps", guard<&set_eps>)
       .function("setDtype", guard<&set_dtype>)
+      .function("compute", guard<&compute>)
       .function("run", guard<&run>)
+      .function("snapshot", guard<&snapshot>)
+      .function("snapshotNames", guard<&snapshot_names>)
+      .function("rowRms", guard<&row_rms>)
+      .function("difference", guard<&difference>)
+      .function("tensorNorm", guard<&tensor_norm>)
       .function("paramGrad", guard<&param_grad>)
       .function("topNext", guard<&top_next>);
   function("displayByte", guard<&display_byte>);

@@ -6,5 +6,5 @@ export type { TensorOrNumber } from './tensor';
 export { RMSNorm } from './nn';
 export { GlassError } from './errors';
 export { Model } from './model';
-export type { ModelInfo, ModelRun, NamedTensor, ParamGroup, Prediction, RunOptions } from './model';
+export type { ModelInfo, ModelRun, NamedTensor, ParamGroup, Prediction, RunOptions, TensorPick } from './model';
 export type { BackwardOptions, DTypeName, Disposable, NestedNumbers, TensorData } from './types';

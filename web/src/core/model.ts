@@ -6,6 +6,11 @@
 //   run.loss; run.snapshots['blocks.0.resid.attn']; run.grads?.['embed'];
 //   model.dispose();
 //
+// The inspector asks for one tensor at a time from the last run instead:
+//   model.compute(text, options);                   // forward (+ backward), copies nothing out
+//   model.snapshot('blocks.2.resid.attn', { grad: true });
+//   model.rowRms('embed'); model.difference('blocks.0.norm.attn', 'blocks.0.resid.attn');
+//
 // Everything a run returns is plain data (typed-array copies), so only the
 // Model itself is a handle to dispose.
 import { GlassError, guarded } from './errors';
@@ -70,12 +75,23 @@ export interface RunOptions {
   backward?: boolean;
 }
 
+/** Which of a snapshot's two tensors: its value (default) or the loss's gradient with respect to it. */
+export interface TensorPick {
+  grad?: boolean;
+}
+
 interface RawModelSession extends RawHandle {
   loadWeights(bytes: Uint8Array): void;
   config(): ModelInfo;
   setEps(eps: number): void;
   setDtype(dtype: string): void;
+  compute(text: string, backward: boolean): number | null;
   run(text: string, backward: boolean): ModelRun;
+  snapshot(name: string, grad: boolean): NamedTensor;
+  snapshotNames(): string[];
+  rowRms(name: string, grad: boolean): Float32Array | Float64Array;
+  difference(a: string, b: string, grad: boolean): NamedTensor;
+  tensorNorm(name: string, grad: boolean): number;
   paramGrad(name: string): NamedTensor;
   topNext(k: number): Prediction[];
 }
@@ -88,13 +104,21 @@ interface RawModelModule {
 export class Model implements Disposable {
   private handle: RawModelSession | null;
 
-  private constructor(raw: RawModelSession) {
+  private constructor(
+    raw: RawModelSession,
+    private readonly module: RawModelModule,
+  ) {
     this.handle = raw;
   }
 
   static create(glass: Glass): Model {
     const raw = glass.raw as unknown as RawModelModule;
-    return new Model(guarded(() => new raw.ModelSession()));
+    return new Model(guarded(() => new raw.ModelSession()), raw);
+  }
+
+  /** How a byte reads on screen, as the core labels it ("␠", "\\n", "e", "\\xC3"). */
+  displayByte(byte: number): string {
+    return guarded(() => this.module.displayByte(byte));
   }
 
   private get raw(): RawModelSession {
@@ -118,6 +142,35 @@ export class Model implements Disposable {
       if (options.eps !== undefined) raw.setEps(options.eps);
       return raw.run(text, options.backward ?? true);
     });
+  }
+  /** Like run, but keeps the result in the core and returns only the loss (null for 1 byte). */
+  compute(text: string, options: RunOptions = {}): number | null {
+    const raw = this.raw;
+    return guarded(() => {
+      if (options.dtype !== undefined) raw.setDtype(options.dtype);
+      if (options.eps !== undefined) raw.setEps(options.eps);
+      return raw.compute(text, options.backward ?? true);
+    });
+  }
+  /** Snapshot names of the last run, in the order the model computed them. */
+  snapshotNames(): string[] {
+    return guarded(() => this.raw.snapshotNames());
+  }
+  /** One snapshot of the last run (or its gradient), batch axis removed. */
+  snapshot(name: string, pick: TensorPick = {}): NamedTensor {
+    return guarded(() => this.raw.snapshot(name, pick.grad ?? false));
+  }
+  /** Per-position RMS sqrt(mean(t², last axis)) of a snapshot (or its gradient): shape (n,). */
+  rowRms(name: string, pick: TensorPick = {}): Float32Array | Float64Array {
+    return guarded(() => this.raw.rowRms(name, pick.grad ?? false));
+  }
+  /** b − a, elementwise, of two snapshots of the same shape (or of their gradients). */
+  difference(a: string, b: string, pick: TensorPick = {}): NamedTensor {
+    return guarded(() => this.raw.difference(a, b, pick.grad ?? false));
+  }
+  /** The L2 norm of a snapshot (or of its gradient). */
+  tensorNorm(name: string, pick: TensorPick = {}): number {
+    return guarded(() => this.raw.tensorNorm(name, pick.grad ?? false));
   }
   paramGrad(name: string): NamedTensor {
     return guarded(() => this.raw.paramGrad(name));

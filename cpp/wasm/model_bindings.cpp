@@ -117,11 +117,18 @@ val compute(ModelSession& s, std::string text, bool backward) {
   return s.last.loss.defined() ? val(s.last.loss.item()) : val::null();
 }
 
+// Parameter name -> L2 norm of its gradient from the last backward (DESIGN.md order).
+val param_grad_norms(ModelSession& s) {
+  val norms = val::object();
+  for (const auto& [name, p] : model_of(s).named_parameters())
+    if (p.grad().defined()) norms.set(name, l2(p.grad()));
+  return norms;
+}
+
 // compute(), then everything as plain data: {loss, ids, snapshots, grads,
 // paramGradNorms}; grads and paramGradNorms only after backward.
 val run(ModelSession& s, std::string text, bool backward) {
   const val loss = compute(s, text, backward);
-  nn::Model& m = model_of(s);
   val out = val::object();
   out.set("loss", loss);
   out.set("ids", js_numbers(s.last_ids));
@@ -136,14 +143,7 @@ val run(ModelSession& s, std::string text, bool backward) {
   }
   out.set("snapshots", snaps);
   out.set("grads", have_grads ? grads : val::null());
-  if (have_grads) {
-    val norms = val::object();
-    for (const auto& [name, p] : m.named_parameters())
-      if (p.grad().defined()) norms.set(name, l2(p.grad()));
-    out.set("paramGradNorms", norms);
-  } else {
-    out.set("paramGradNorms", val::null());
-  }
+  out.set("paramGradNorms", have_grads ? param_grad_norms(s) : val::null());
   return out;
 }
 
@@ -238,6 +238,7 @@ EMSCRIPTEN_BINDINGS(glass_model) {
       .function("setDtype", guard<&set_dtype>)
       .function("compute", guard<&compute>)
       .function("run", guard<&run>)
+      .function("paramGradNorms", guard<&param_grad_norms>)
       .function("snapshot", guard<&snapshot>)
       .function("snapshotNames", guard<&snapshot_names>)
       .function("rowRms", guard<&row_rms>)

@@ -23,12 +23,14 @@ interface Pending<K extends Kind = Kind> {
   id: number;
   kind: K;
   payload: CoreApi[K]['request'];
+  /** Buffers moved to the worker with the message (not copied). */
+  transfer: Transferable[];
   resolve: (outcome: Outcome<K>) => void;
 }
 
 /** The minimal Worker surface used here (a test can pass a fake). */
 export interface WorkerLike {
-  postMessage(message: unknown): void;
+  postMessage(message: unknown, transfer?: Transferable[]): void;
   terminate(): void;
   onmessage: ((event: MessageEvent) => void) | null;
   onerror: ((event: ErrorEvent) => void) | null;
@@ -64,13 +66,14 @@ export class CoreClient {
     this.worker = this.start();
   }
 
-  request<K extends Kind>(kind: K, payload: CoreApi[K]['request']): Promise<Outcome<K>> {
+  /** `transfer`: buffers in the payload to move rather than copy (they become unusable here). */
+  request<K extends Kind>(kind: K, payload: CoreApi[K]['request'], transfer: Transferable[] = []): Promise<Outcome<K>> {
     return new Promise<Outcome<K>>((resolve) => {
       if (this.failed !== null) {
         resolve({ status: 'error', error: this.failed });
         return;
       }
-      const pending = { id: this.nextId++, kind, payload, resolve } as Pending<K>;
+      const pending = { id: this.nextId++, kind, payload, transfer, resolve } as Pending<K>;
       this.latest.set(kind, pending.id);
       const busy = [...this.inFlight.values()].some((p) => p.kind === kind);
       if (busy) {
@@ -94,7 +97,7 @@ export class CoreClient {
   private send(pending: Pending): void {
     this.inFlight.set(pending.id, pending);
     const message: Request = { id: pending.id, kind: pending.kind, payload: pending.payload };
-    this.worker.postMessage(message);
+    this.worker.postMessage(message, pending.transfer);
   }
 
   private start(): WorkerLike {

@@ -2,6 +2,7 @@
 // Plain data only (structured clone): no handles, no classes. The worker
 // (web/src/worker/worker.ts) answers every request with a Response carrying the
 // same id; errors travel as data { name, message }.
+import type { ModelInfo, ModelRun, NamedTensor, Prediction } from '../core/model';
 import type { DTypeName } from '../core/types';
 
 export type { DTypeName };
@@ -76,12 +77,82 @@ export interface SeedRow {
   diff: number[]; // b − a
 }
 
+// ---- the model inspector ----
+
+/** One run of the model: prompt (at most `context` UTF-8 bytes), eps of all 9 norms, dtype. */
+export interface ModelRunSettings {
+  text: string;
+  eps: number;
+  dtype: DTypeName;
+}
+
+/** What the inspector shows: one tensor, or two and their difference (b − a). */
+export type TensorSelection =
+  | { kind: 'single'; name: string; grad: boolean }
+  | { kind: 'compare'; a: string; b: string; grad: boolean };
+
+export interface InspectInput {
+  run: ModelRunSettings;
+  show: TensorSelection;
+}
+
+/** A tensor as the inspector shows it, with what the core computed about it. */
+export interface ShownTensor extends NamedTensor {
+  name: string;
+  grad: boolean;
+  /** Per-position RMS sqrt(mean(t², last axis)), (n,). */
+  rowRms: Float32Array | Float64Array;
+  /** ||t|| over every element. */
+  norm: number;
+}
+
+export interface Outlook {
+  eps: number;
+  loss: number | null;
+  top: Prediction[];
+}
+
+export interface InspectResult {
+  run: ModelRunSettings;
+  loss: number | null;
+  ids: number[];
+  /** The core's display label for each byte of the prompt. */
+  labels: string[];
+  /** The 5 most likely next bytes after the prompt at this eps. */
+  top: Prediction[];
+  /** The same at the weights' own eps (the default), for before/after. */
+  baseline: Outlook;
+  /** Snapshot names in the order the model computed them. */
+  names: string[];
+  /** Residual stream by depth: embed, each block's resid.attn and resid.ffn, norm.final. */
+  depth: {
+    names: string[];
+    rms: (Float32Array | Float64Array)[]; // per name: per-position RMS (n,)
+    gradRms: (Float32Array | Float64Array)[] | null; // the same for the gradients
+  };
+  /** Snapshot name -> ||dL/d snapshot|| (null without backward: 1-byte prompt). */
+  snapshotGradNorms: Record<string, number> | null;
+  /** Parameter name -> ||dL/d parameter||. */
+  paramGradNorms: Record<string, number> | null;
+  shown: ShownTensor[]; // [t] or [a, b, b − a]
+  /** ms the core spent: the forward(+backward) run (0 when the run was reused) and everything. */
+  runMs: number;
+}
+
 /** Request kinds: what each carries and what comes back. */
 export interface CoreApi {
   lab: { request: LabInput; response: LabResult };
   seed: { request: null; response: SeedRow[] };
   /** d standard-normal values from the core's seeded generator (4 significant digits). */
   randomVector: { request: { d: number; seed: number }; response: number[] };
+  /** The bytes of a safetensors file; the worker keeps the model. */
+  loadWeights: { request: { bytes: ArrayBuffer }; response: ModelInfo };
+  /** Runs the prompt (reusing the last run if nothing changed) and returns what to show. */
+  inspect: { request: InspectInput; response: InspectResult };
+  /** The console's glass.model.run: everything as plain data. */
+  modelRun: { request: ModelRunSettings & { backward: boolean }; response: ModelRun };
+  /** Benchmark: times compute() `repeat` times; ms of each. */
+  benchRun: { request: ModelRunSettings & { backward: boolean; repeat: number }; response: number[] };
   /** Testing only: the worker runs a wasm trap and dies (see glass.debugTrap). */
   debugTrap: { request: null; response: never };
 }

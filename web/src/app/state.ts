@@ -9,6 +9,7 @@
 // client drops stale results, so only the newest settings reach the screen.
 import { effect, signal } from '@preact/signals';
 import { CoreClient, type WorkerLike } from './coreClient';
+import { readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
 import type { ErrorData, LabResult, SeedRow } from './protocol';
 import { readUrl, writeUrl, type View } from './urlState';
@@ -17,8 +18,10 @@ import { readUrl, writeUrl, type View } from './urlState';
 const initial = readUrl(location.search);
 export const view = signal<View>(initial.state.view);
 export const labSettings = signal<LabSettings>(initial.state.lab);
+const initialInspector = readInspectorUrl(location.search);
+export const inspectorSettings = signal<InspectorSettings>(initialInspector.settings);
 /** Problems found in the address when the page opened (shown once, dismissible). */
-export const urlProblems = signal<string[]>(initial.problems);
+export const urlProblems = signal<string[]>([...initial.problems, ...initialInspector.problems]);
 
 // ---- session state ----
 export type CoreStatus = 'loading' | 'ready' | 'failed';
@@ -41,6 +44,9 @@ export const labOutcome = signal<LabOutcome | null>(null);
 export const seedRows = signal<SeedRow[] | null>(null);
 export const seedError = signal<ErrorData | null>(null);
 
+/** Called after the worker was replaced (its state is gone): views re-send what they need. */
+export const restartListeners: (() => void)[] = [];
+
 // ---- the core ----
 export const core = new CoreClient(
   (): WorkerLike => new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'glass-core' }),
@@ -54,6 +60,7 @@ export const core = new CoreClient(
         text: `The core stopped (${reason.name}: ${reason.message}) and was restarted${restarts > 1 ? ` (${restarts} times so far)` : ''}. Your settings are kept.`,
       };
       recompute(); // the result on screen came from the old worker: ask the new one
+      for (const listener of restartListeners) listener();
     },
     onFailed: (reason) => {
       coreStatus.value = 'failed';
@@ -101,20 +108,25 @@ export function startApp(): void {
   let lastView = view.peek();
   effect(() => {
     const state = { view: view.value, lab: labSettings.value };
+    const inspector = inspectorSettings.value;
+    const address = () => writeInspectorUrl(inspector, writeUrl(state, location.search));
     clearTimeout(timer);
     if (state.view !== lastView) {
       lastView = state.view;
-      history.pushState(null, '', writeUrl(state, location.search));
+      history.pushState(null, '', address());
       return;
     }
-    timer = setTimeout(() => history.replaceState(null, '', writeUrl(state, location.search)), 150);
+    timer = setTimeout(() => history.replaceState(null, '', address()), 150);
   });
   addEventListener('popstate', () => {
     const read = readUrl(location.search);
     lastView = read.state.view;
     view.value = read.state.view;
     labSettings.value = read.state.lab;
-    if (read.problems.length > 0) urlProblems.value = read.problems;
+    const inspector = readInspectorUrl(location.search);
+    inspectorSettings.value = inspector.settings;
+    const problems = [...read.problems, ...inspector.problems];
+    if (problems.length > 0) urlProblems.value = problems;
   });
 
   // For tests and the curious (DevTools console).

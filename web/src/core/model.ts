@@ -89,6 +89,7 @@ interface RawModelSession extends RawHandle {
   run(text: string, backward: boolean): ModelRun;
   snapshot(name: string, grad: boolean): NamedTensor;
   snapshotNames(): string[];
+  paramGradNorms(): Record<string, number>;
   rowRms(name: string, grad: boolean): Float32Array | Float64Array;
   difference(a: string, b: string, grad: boolean): NamedTensor;
   tensorNorm(name: string, grad: boolean): number;
@@ -155,6 +156,10 @@ export class Model implements Disposable {
   /** Snapshot names of the last run, in the order the model computed them. */
   snapshotNames(): string[] {
     return guarded(() => this.raw.snapshotNames());
+  }
+  /** Parameter name -> L2 norm of its gradient after the last backward (empty without backward). */
+  paramGradNorms(): Record<string, number> {
+    return guarded(() => this.raw.paramGradNorms());
   }
   /** One snapshot of the last run (or its gradient), batch axis removed. */
   snapshot(name: string, pick: TensorPick = {}): NamedTensor {

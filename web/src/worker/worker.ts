@@ -6,6 +6,7 @@
 /// <reference lib="webworker" />
 import { loadGlass, type Glass } from '../core';
 import { errorData, type CoreApi, type Kind, type Request, type Response } from '../app/protocol';
+import { benchRun, inspect, loadWeights, modelRun } from './inspector';
 import { computeLab, computeSeed, randomVector } from './lab';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -16,6 +17,10 @@ const handlers: Handlers = {
   lab: computeLab,
   seed: (glass) => computeSeed(glass),
   randomVector,
+  loadWeights,
+  inspect,
+  modelRun,
+  benchRun,
   debugTrap: (glass) => glass.debugTrap(),
 };
 

@@ -1,18 +1,98 @@
-// The model inspector. A placeholder: the inspector (weights, block map,
-// heatmaps, gradients) replaces this file. It gets the core through
-// `core` in app/state.ts (add request kinds to app/protocol.ts and handlers
-// to worker/worker.ts) and keeps its shareable state (selected tensor) in the
-// URL through app/urlState.ts, which preserves keys it does not know.
+// The model inspector: load the shipped weights, run any prompt forward and
+// backward in the worker, and open every snapshot and its gradient. Every number
+// comes from the core (worker/inspector.ts); this file lays out the widgets.
+//
+// Settings (prompt, eps, dtype, tensor, value/gradient, compare pair) are
+// `inspectorSettings` in state.ts, mirrored in the URL (inspectorSettings.ts);
+// the weights and the latest result are in inspectorState.ts.
+import { useEffect } from 'preact/hooks';
+import { fmt } from '../format';
+import { inspectBusy, inspectOutcome, startInspector, weights } from '../inspectorState';
+import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
+import { inspectorSettings } from '../state';
+import { BlockMap } from '../../widgets/inspector/BlockMap';
+import { GradientNorms } from '../../widgets/inspector/GradientNorms';
+import { ModelControls } from '../../widgets/inspector/ModelControls';
+import { Predictions } from '../../widgets/inspector/Predictions';
+import { PromptEditor } from '../../widgets/inspector/PromptEditor';
+import { ResidualDepthPlot } from '../../widgets/inspector/ResidualDepthPlot';
+import { TensorPanel } from '../../widgets/inspector/TensorPanel';
+import { WeightsStatus } from '../../widgets/inspector/WeightsStatus';
 import './Inspector.css';
 
+const update = (patch: Partial<InspectorSettings>) => (inspectorSettings.value = { ...inspectorSettings.peek(), ...patch });
+const open = (name: string) => update({ tensor: name, compare: null });
+const openGrad = (name: string) => update({ tensor: name, compare: null, grad: true });
+
 export function Inspector() {
+  useEffect(() => startInspector(), []);
+  const s = inspectorSettings.value;
+  const outcome = inspectOutcome.value;
+  const result = outcome?.result ?? null;
+  const ready = weights.value.status === 'ready';
   return (
-    <section class="inspector-placeholder" aria-labelledby="inspector-title">
-      <h1 id="inspector-title">Inspector</h1>
-      <p>
-        Coming soon: load the shipped 4-block model, run any prompt forward and backward in the worker, and open every
-        snapshot and its gradient — the residual stream, each RMSNorm, attention and SwiGLU.
-      </p>
+    <section class="inspector" aria-labelledby="inspector-title">
+      <header class="inspector-head">
+        <h1 id="inspector-title">Inspector</h1>
+        <p class="inspector-lede">
+          The 4-block byte-level model, run live by the wasm core: forward and backward of the next-byte loss on your prompt.
+          Open any tensor in the residual stream, the norms and both branches — and its gradient.
+        </p>
+      </header>
+      <WeightsStatus />
+      <div class="inspector-inputs card">
+        <PromptEditor />
+        <ModelControls />
+      </div>
+      {outcome?.error && (
+        <p class="notice notice-bad" role="alert" data-testid="inspect-error">
+          The core could not run this: {outcome.error.message}
+        </p>
+      )}
+      {ready && result !== null && (
+        <div class={`inspector-results${inspectBusy.value ? ' is-busy' : ''}`} data-testid="inspector-results">
+          <div class="inspector-top card">
+            <div class="inspector-summary">
+              <h2>Next byte after the prompt</h2>
+              <p class="inspector-loss" data-testid="inspector-loss">
+                {result.loss === null ? (
+                  'no loss (one byte)'
+                ) : (
+                  <>
+                    mean next-byte loss <span class="num">{fmt(result.loss, 6)}</span> nats over {result.ids.length - 1} predictions ·{' '}
+                    {result.run.dtype}
+                  </>
+                )}
+                <span class="inspector-timing num"> · core {fmt(result.runMs || outcome!.computeMs, 3)} ms</span>
+              </p>
+              <Predictions baseline={result.baseline} current={{ eps: result.run.eps, loss: result.loss, top: result.top }} />
+            </div>
+          </div>
+          <div class="card">
+            <h2>The blocks</h2>
+            <BlockMap blocks={BLOCKS} selected={s.tensor} compare={s.compare} onSelect={open} />
+          </div>
+          <div class="card" data-testid="tensor-card">
+            <h2>{s.compare === null ? 'The open tensor' : 'Two tensors and their difference'}</h2>
+            <TensorPanel settings={s} result={result} onChange={update} />
+          </div>
+          <div class="card inspector-depth">
+            <h2>The residual stream by depth</h2>
+            <div class="inspector-depth-plots">
+              <ResidualDepthPlot names={result.depth.names} rms={result.depth.rms} labels={result.labels} title="RMS of each position" testId="depth-plot" />
+              {result.depth.gradRms !== null && (
+                <ResidualDepthPlot names={result.depth.names} rms={result.depth.gradRms} labels={result.labels} title="RMS of its gradient" testId="depth-grad-plot" />
+              )}
+            </div>
+          </div>
+          {result.snapshotGradNorms !== null && result.paramGradNorms !== null && (
+            <div class="card">
+              <h2>Gradients by layer</h2>
+              <GradientNorms snapshotNorms={result.snapshotGradNorms} paramNorms={result.paramGradNorms} onSelect={openGrad} />
+            </div>
+          )}
+        </div>
+      )}
     </section>
   );
 }

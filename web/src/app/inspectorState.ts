@@ -1,0 +1,161 @@
+// The inspector's session state: the weights (fetched with progress, then moved
+// to the worker), and the latest result of the 'inspect' request. The settings
+// (view state, in the URL) are `inspectorSettings` in state.ts.
+//
+// One effect sends the settings to the worker whenever they change and the
+// weights are loaded; stale results are dropped by the client.
+import { computed, effect, signal } from '@preact/signals';
+import type { ModelInfo } from '../core/model';
+import { truncateUtf8, CONTEXT_BYTES, type InspectorSettings, type Truncated } from './inspectorSettings';
+import type { ErrorData, InspectInput, InspectResult } from './protocol';
+import { core, inspectorSettings, restartListeners } from './state';
+
+/** Served from public/weights/ (Vite's publicDir), relative to the page so dist/ works anywhere. */
+export const WEIGHTS_PATH = 'weights/glass-kjv.safetensors';
+
+export type WeightsState =
+  | { status: 'idle' }
+  | { status: 'fetching'; received: number; total: number | null }
+  | { status: 'loading'; bytes: number } // the core is reading them
+  | { status: 'ready'; info: ModelInfo; bytes: number }
+  | { status: 'failed'; message: string };
+
+export const weights = signal<WeightsState>({ status: 'idle' });
+let kept: ArrayBuffer | null = null; // the file, kept to reload a restarted worker
+let loading: Promise<boolean> | null = null;
+
+/** Fetches the weights with progress and loads them into the worker (once). Resolves true when ready. */
+export function ensureWeights(): Promise<boolean> {
+  loading ??= fetchAndLoad().then((ok) => {
+    if (!ok) loading = null; // a retry may fetch again
+    return ok;
+  });
+  return loading;
+}
+
+async function fetchAndLoad(): Promise<boolean> {
+  const url = new URL(WEIGHTS_PATH, document.baseURI).href;
+  let buffer: ArrayBuffer;
+  try {
+    weights.value = { status: 'fetching', received: 0, total: null };
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText} for ${WEIGHTS_PATH}`);
+    const length = Number(response.headers.get('Content-Length'));
+    const total = Number.isFinite(length) && length > 0 ? length : null;
+    buffer = await readWithProgress(response, total);
+  } catch (e) {
+    weights.value = { status: 'failed', message: `The weights could not be downloaded: ${e instanceof Error ? e.message : String(e)}.` };
+    return false;
+  }
+  kept = buffer;
+  return sendWeights();
+}
+
+async function readWithProgress(response: Response, total: number | null): Promise<ArrayBuffer> {
+  if (response.body === null) return response.arrayBuffer();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    weights.value = { status: 'fetching', received, total };
+  }
+  const out = new Uint8Array(received);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out.buffer;
+}
+
+/** Moves a copy of the kept file to the worker (the copy is transferred, not cloned). */
+async function sendWeights(): Promise<boolean> {
+  if (kept === null) return false;
+  const copy = kept.slice(0);
+  weights.value = { status: 'loading', bytes: kept.byteLength };
+  const o = await core.request('loadWeights', { bytes: copy }, [copy]);
+  if (o.status === 'ok') {
+    const problem = checkShape(o.value);
+    if (problem !== null) {
+      weights.value = { status: 'failed', message: problem };
+      return false;
+    }
+    weights.value = { status: 'ready', info: o.value, bytes: kept.byteLength };
+    return true;
+  }
+  if (o.status === 'error') weights.value = { status: 'failed', message: `The weights file was refused: ${o.error.message}` };
+  return false;
+}
+
+/** The inspector draws DESIGN.md's model; other shapes are refused with a message. */
+function checkShape(info: ModelInfo): string | null {
+  if (info.blocks !== 4 || info.d !== 128 || info.context !== CONTEXT_BYTES || info.vocab !== 256) {
+    return `These weights describe another model (${info.blocks} blocks, d = ${info.d}, context ${info.context}, vocab ${info.vocab}); the inspector shows the 4-block, d = 128 model of DESIGN.md.`;
+  }
+  return null;
+}
+
+// ---- the latest result ----
+
+/** The prompt as the model will see it. */
+export const promptRun = computed<Truncated>(() => truncateUtf8(inspectorSettings.value.prompt));
+
+export interface InspectOutcome {
+  input: InspectInput;
+  result: InspectResult | null; // the last good one, kept while an error shows
+  error: ErrorData | null;
+  computeMs: number;
+}
+export const inspectOutcome = signal<InspectOutcome | null>(null);
+export const inspectBusy = signal(false);
+
+export function inputOf(s: InspectorSettings, text: string): InspectInput {
+  const grad = s.grad;
+  return {
+    run: { text, eps: s.eps, dtype: s.dtype },
+    show: s.compare === null ? { kind: 'single', name: s.tensor, grad } : { kind: 'compare', a: s.compare[0], b: s.compare[1], grad },
+  };
+}
+
+function reinspect(): void {
+  const s = inspectorSettings.peek();
+  const { text } = promptRun.peek();
+  if (weights.peek().status !== 'ready' || text === '') return;
+  const input = inputOf(s, text);
+  inspectBusy.value = true;
+  void core.request('inspect', input).then((o) => {
+    if (o.status === 'stale') return;
+    inspectBusy.value = false;
+    const previous = inspectOutcome.peek()?.result ?? null;
+    inspectOutcome.value =
+      o.status === 'ok' ? { input, result: o.value, error: null, computeMs: o.computeMs } : { input, result: previous, error: o.error, computeMs: 0 };
+  });
+}
+
+let started = false;
+/** Starts loading the weights and the effect that runs the model (once, when the inspector opens). */
+export function startInspector(): void {
+  if (started) return;
+  started = true;
+  void ensureWeights();
+  effect(() => {
+    inspectorSettings.value; // subscribe
+    promptRun.value;
+    if (weights.value.status === 'ready') reinspect();
+  });
+  restartListeners.push(() => {
+    // the new worker has no model: load the kept file again, then the effect re-runs
+    if (kept !== null) void sendWeights();
+  });
+}
+
+/** Retry after a failed download or a refused file. */
+export function retryWeights(): void {
+  loading = null;
+  kept = null;
+  void ensureWeights();
+}

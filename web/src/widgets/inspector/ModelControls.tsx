@@ -1,0 +1,46 @@
+// Model-wide settings: eps of all 9 RMSNorms (the same slider range as the lab,
+// or exactly 0) and float32 / float64 for every parameter and activation.
+import { DEFAULT_MODEL_EPS } from '../../app/inspectorSettings';
+import { DTYPES, EPS_LOG10 } from '../../app/labSettings';
+import type { DTypeName } from '../../app/protocol';
+import { inspectorSettings } from '../../app/state';
+import { LogSlider } from '../lab/LogSlider';
+import './ModelControls.css';
+
+const set = (patch: Partial<typeof inspectorSettings.value>) => (inspectorSettings.value = { ...inspectorSettings.peek(), ...patch });
+
+export function ModelControls() {
+  const s = inspectorSettings.value;
+  return (
+    <div class="model-controls">
+      <LogSlider
+        id="model-eps"
+        label="eps in all 9 RMSNorms"
+        symbol="eps"
+        log10Min={EPS_LOG10.min}
+        log10Max={EPS_LOG10.max}
+        step={0.25}
+        value={s.eps}
+        disabled={s.eps === 0}
+        onValue={(eps) => set({ eps })}
+      >
+        <div class="model-eps-extra">
+          <label>
+            <input type="checkbox" checked={s.eps === 0} onChange={(e) => set({ eps: e.currentTarget.checked ? 0 : DEFAULT_MODEL_EPS })} /> eps = 0
+          </label>
+          <button type="button" disabled={s.eps === DEFAULT_MODEL_EPS} onClick={() => set({ eps: DEFAULT_MODEL_EPS })}>
+            Reset to the trained 1e-6
+          </button>
+        </div>
+      </LogSlider>
+      <fieldset class="model-dtype">
+        <legend>Precision of the whole model</legend>
+        {DTYPES.map((d: DTypeName) => (
+          <label key={d}>
+            <input type="radio" name="model-dtype" value={d} checked={s.dtype === d} onChange={() => set({ dtype: d })} /> {d}
+          </label>
+        ))}
+      </fieldset>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+// The weights' download (a progress bar from Content-Length / streamed bytes),
+// the core reading them, and a clear message if either fails.
+import { fmt } from '../../app/format';
+import { retryWeights, weights } from '../../app/inspectorState';
+import './WeightsStatus.css';
+
+const mb = (bytes: number) => `${fmt(bytes / 1e6, 3)} MB`;
+
+export function WeightsStatus() {
+  const w = weights.value;
+  if (w.status === 'idle') return null;
+  if (w.status === 'fetching')
+    return (
+      <div class="weights-status" role="status" data-testid="weights-progress">
+        <label for="weights-progress">Downloading the weights</label>
+        <progress id="weights-progress" max={w.total ?? undefined} value={w.total === null ? undefined : w.received} />
+        <span class="num">
+          {mb(w.received)}
+          {w.total !== null && ` of ${mb(w.total)}`}
+        </span>
+      </div>
+    );
+  if (w.status === 'loading')
+    return (
+      <div class="weights-status" role="status" data-testid="weights-progress">
+        <span>The core is reading {mb(w.bytes)} of weights…</span>
+        <progress aria-label="Reading the weights" />
+      </div>
+    );
+  if (w.status === 'failed')
+    return (
+      <div class="notice notice-bad" role="alert" data-testid="weights-error">
+        <span>{w.message}</span>
+        <button type="button" class="notice-dismiss" onClick={retryWeights}>
+          Try again
+        </button>
+      </div>
+    );
+  return (
+    <p class="weights-ready" data-testid="weights-ready">
+      Weights: <code>glass-kjv.safetensors</code>, {mb(w.bytes)}, {w.info.parameters.toLocaleString('en')} parameters ({w.info.blocks}{' '}
+      blocks, d = {w.info.d}, {w.info.heads} heads, context {w.info.context} bytes), counted by the core.
+    </p>
+  );
+}

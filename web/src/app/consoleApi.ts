@@ -20,6 +20,8 @@ export interface ConsoleModel {
   run(text: string, options?: { eps?: number; dtype?: DTypeName; backward?: boolean }): Promise<ModelRun>;
   /** Configuration and parameter counts of the loaded weights. */
   info(): Promise<ModelInfo>;
+  /** Benchmark: ms of each of `repeat` runs in the worker (nothing copied out; one warm-up first). */
+  bench(text: string, options?: { eps?: number; dtype?: DTypeName; backward?: boolean; repeat?: number }): Promise<number[]>;
 }
 
 class ConsoleError extends Error {
@@ -41,6 +43,18 @@ const model: ConsoleModel = {
     if (o.status === 'ok') return o.value;
     if (o.status === 'error') throw new ConsoleError(o.error.message);
     throw new ConsoleError('superseded by a newer glass.model.run call');
+  },
+  async bench(text, options = {}) {
+    if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
+    const o = await core.request('benchRun', {
+      text: String(text),
+      eps: options.eps ?? DEFAULT_MODEL_EPS,
+      dtype: options.dtype ?? 'float32',
+      backward: options.backward ?? true,
+      repeat: options.repeat ?? 20,
+    });
+    if (o.status === 'ok') return o.value;
+    throw new ConsoleError(o.status === 'error' ? o.error.message : 'superseded by a newer call');
   },
   async info() {
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');

@@ -1,0 +1,96 @@
+// Browser benchmark of the production build in Debian's Chromium (headless):
+//   - the model on 128 bytes in the worker: forward, and forward + backward (median of N)
+//   - cold load to the first computed result (the lab, the default view) and to the
+//     first inspector result (includes downloading and reading the weights)
+//   - page weight: wasm + js + css (gzip) and the weights, from dist/
+//
+//   npx vite build && node bench/browser/model.mjs [N]
+// Serves dist/ itself with `vite preview` on port 4175.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const N = Number(process.argv[2] ?? 30);
+const PORT = 4175;
+const URL_ = `http://127.0.0.1:${PORT}/`;
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x) => x.toFixed(2);
+
+function pageWeight() {
+  const dir = 'dist/assets';
+  const rows = { wasm: 0, js: 0, css: 0 };
+  for (const f of readdirSync(dir)) {
+    const ext = f.split('.').pop();
+    if (ext in rows) rows[ext] += gzipSync(readFileSync(join(dir, f)), { level: 9 }).length;
+  }
+  rows.html = gzipSync(readFileSync('dist/index.html')).length;
+  const weights = statSync('dist/weights/glass-kjv.safetensors').size;
+  return { ...rows, weights, weightsGzip: gzipSync(readFileSync('dist/weights/glass-kjv.safetensors')).length };
+}
+
+async function main() {
+  const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { stdio: 'ignore', detached: true });
+  try {
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(URL_)).ok) break;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+
+    // cold loads: a fresh context each time (empty cache)
+    const labLoads = [];
+    const inspectorLoads = [];
+    for (let k = 0; k < 5; k++) {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto(URL_);
+      labLoads.push(await page.waitForFunction(() => document.querySelector('[data-testid=rms-readout]') && performance.now(), null, { polling: 'raf' }).then((h) => h.jsonValue()));
+      await ctx.close();
+      const ctx2 = await browser.newContext();
+      const page2 = await ctx2.newPage();
+      await page2.goto(`${URL_}?view=inspector`);
+      inspectorLoads.push(await page2.waitForFunction(() => globalThis.glassTimings?.firstInspectMs, null, { polling: 100, timeout: 30_000 }).then((h) => h.jsonValue()));
+      await ctx2.close();
+    }
+
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto(URL_);
+    const text = 'In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face'.padEnd(128, '.').slice(0, 128);
+    const results = await page.evaluate(
+      async ({ text, N }) => {
+        const g = globalThis.glass;
+        const out = {};
+        for (const dtype of ['float32', 'float64'])
+          for (const backward of [false, true]) out[`${dtype} ${backward ? 'forward + backward' : 'forward'}`] = await g.model.bench(text, { dtype, backward, repeat: N });
+        const t0 = performance.now();
+        await g.model.run(text, { backward: true });
+        out['glass.model.run (forward + backward + copying all 54 tensors out), one call'] = [performance.now() - t0];
+        return out;
+      },
+      { text, N },
+    );
+    await browser.close();
+
+    console.log(`model on ${new TextEncoder().encode(text).length} bytes in the worker (Chromium ${browser.version?.() ?? ''}), median of ${N} (min, max):`);
+    for (const [k, v] of Object.entries(results)) console.log(`  ${k.padEnd(40)} ${fmt(median(v))} ms  (${fmt(Math.min(...v))}, ${fmt(Math.max(...v))})`);
+    console.log(`cold load to the first lab result:        median ${fmt(median(labLoads))} ms of ${labLoads.map(fmt).join(', ')}`);
+    console.log(`cold load to the first inspector result:  median ${fmt(median(inspectorLoads))} ms of ${inspectorLoads.map(fmt).join(', ')}`);
+    const w = pageWeight();
+    const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+    console.log(`page weight (gzip -9): wasm ${kb(w.wasm)} + js ${kb(w.js)} + css ${kb(w.css)} + html ${kb(w.html)} = ${kb(w.wasm + w.js + w.css + w.html)}`);
+    console.log(`weights: ${kb(w.weights)} (${kb(w.weightsGzip)} gzip), loaded separately`);
+  } finally {
+    process.kill(-server.pid);
+  }
+}
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

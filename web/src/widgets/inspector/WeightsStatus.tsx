@@ -15,8 +15,7 @@ export function WeightsStatus() {
         <label for="weights-progress">Downloading the weights</label>
         <progress id="weights-progress" max={w.total ?? undefined} value={w.total === null ? undefined : w.received} />
         <span class="num">
-          {mb(w.received)}
-          {w.total !== null && ` of ${mb(w.total)}`}
+          {w.received === 0 ? 'waiting for the server…' : `${mb(w.received)}${w.total !== null ? ` of ${mb(w.total)}` : ''}`}
         </span>
       </div>
     );

@@ -209,4 +209,12 @@ TEST(Errors, EmptyWhereNotAllowed) {
   EXPECT_EQ(sum(Tensor::zeros({0})).item(), 0.0);
 }
 
+TEST(Errors, PickIds) {
+  const Tensor x = Tensor::zeros({2, 3});
+  const std::vector<int32_t> bad = {0, 3}, few = {1};
+  EXPECT_GLASS_ERROR([&] { pick(x, bad); }, {"pick", "3", "(2, 3)"});
+  EXPECT_GLASS_ERROR([&] { pick(x, few); }, {"pick", "1 ids"});
+  EXPECT_GLASS_ERROR([&] { pick(Tensor::scalar(1.0), few); }, {"pick", "()"});
+}
+
 }  // namespace

@@ -235,6 +235,14 @@ TEST(Gradcheck, RotateHalfPrimitive) {
 
 // ---- selection ----
 
+TEST(Gradcheck, PickWithRepeatedAndStridedInput) {
+  Generator gen(113);
+  const std::vector<int32_t> ids = {2, 0, 2, 4, 1, 1};
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return pick(x[0], ids); }, {randn64({2, 3, 5}, gen)}));
+  // a transposed (non-contiguous) input: (5, 6)^T is (6, 5)
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return pick(transpose(x[0]), ids); }, {randn64({5, 6}, gen)}));
+}
+
 TEST(Gradcheck, WhereAndMaskedFill) {
   Generator gen(111);
   Tensor cond = Tensor::of({{1, 0, 1, 0}, {0, 0, 1, 1}, {1, 1, 0, 0}}, DType::f64);  // (3, 4), constant

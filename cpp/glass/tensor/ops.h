@@ -1,7 +1,7 @@
 #pragma once
 // Every op on Tensors. Primitives (in ops_*.cpp) carry a backward rule next to
-// their forward; composed ops (softmax, log_softmax, cross_entropy) are written
-// from primitives and need none.
+// their forward; composed ops (cross_entropy, and in nn/ RMSNorm and RoPE)
+// are written from primitives and need none.
 //
 // Binary ops broadcast like numpy. Mixing float32 and float64 in one op is an
 // error: cast explicitly with Tensor::to. Scalars take the tensor's dtype.
@@ -70,6 +70,10 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value);
 Tensor embedding(const Tensor& weight, std::span<const int32_t> ids, const Shape& ids_shape);
 // (ids_shape + (classes,)) of 0/1, no history.
 Tensor one_hot(std::span<const int32_t> ids, const Shape& ids_shape, int64_t classes, DType dtype = DType::f32);
+
+// x (..., V) -> (...): x[..., ids[i]] at each position i (one id per
+// position, numel(x) / V of them, each in [0, V)). Backward scatters.
+Tensor pick(const Tensor& x, std::span<const int32_t> ids);
 
 // ---- composed (no backward rule of their own) ----
 Tensor softmax(const Tensor& x, int axis = -1);

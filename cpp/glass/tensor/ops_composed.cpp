@@ -24,9 +24,8 @@ Tensor cross_entropy(const Tensor& logits, std::span<const int32_t> targets) {
       throw Error("cross_entropy: target " + std::to_string(targets[i]) + " at position " + std::to_string(i) +
                   " is out of range for " + std::to_string(vocab) + " classes (logits shape " +
                   to_string(logits.shape()) + ")");
-  // picks log p[target] at each position by a one-hot product
-  const Tensor picked = log_softmax(logits, -1) * one_hot(targets, positions, vocab, logits.dtype());
-  return sum(picked) * (-1.0 / static_cast<double>(targets.size()));
+  // log p[target] at each position, averaged and negated
+  return mean(pick(log_softmax(logits, -1), targets)) * -1.0;
 }
 
 }  // namespace glass

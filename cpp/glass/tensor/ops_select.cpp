@@ -102,6 +102,36 @@ Tensor embedding(const Tensor& weight, std::span<const int32_t> ids, const Shape
                 });
 }
 
+Tensor pick(const Tensor& x, std::span<const int32_t> ids) {
+  if (x.ndim() < 1 || x.shape().back() == 0)
+    throw Error("pick: input must be (..., V) with V > 0, got shape " + to_string(x.shape()));
+  const int64_t classes = x.shape().back();
+  const Shape positions(x.shape().begin(), x.shape().end() - 1);
+  check_ids("pick", ids, positions, classes, "classes of input " + to_string(x.shape()));
+  const Tensor c = detail::contiguous_values(x);
+  Tensor out = empty_like_shape(positions, x.dtype());
+  dispatch(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = c.data<T>();
+    T* o = out.mutable_data<T>();
+    for (std::size_t i = 0; i < ids.size(); ++i) o[i] = px[static_cast<int64_t>(i) * classes + ids[i]];
+  });
+  // backward: each position's gradient goes to the one class it picked
+  return record(out, "pick", {x},
+                [ids = std::vector<int32_t>(ids.begin(), ids.end()), xs = x.shape(), classes](std::vector<Tensor>& d,
+                                                                                               const Tensor& dout) {
+                  const Tensor g = detail::contiguous_values(dout);
+                  Tensor dx = Tensor::zeros(xs, dout.dtype());
+                  dispatch(dout.dtype(), [&](auto tag) {
+                    using T = decltype(tag);
+                    const T* pg = g.data<T>();
+                    T* pd = dx.mutable_data<T>();
+                    for (std::size_t i = 0; i < ids.size(); ++i) pd[static_cast<int64_t>(i) * classes + ids[i]] = pg[i];
+                  });
+                  d[0] = dx;
+                });
+}
+
 Tensor one_hot(std::span<const int32_t> ids, const Shape& ids_shape, int64_t classes, DType dtype) {
   if (classes <= 0) throw Error("one_hot: classes must be positive, got " + std::to_string(classes));
   check_ids("one_hot", ids, ids_shape, classes, "classes");

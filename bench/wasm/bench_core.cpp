@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "glass/glass.h"
+#include "glass/nn/model.h"
 
 namespace {
 
@@ -73,6 +74,22 @@ int main() {
       sum(norm(x)).backward();
       norm.gamma().zero_grad();
     });
+  }
+  {
+    // the default model on 128 bytes: what the inspector runs per prompt
+    nn::Model model;
+    std::vector<int32_t> ids(128);
+    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int32_t>((i * 37 + 11) % 256);
+    const double s_fwd = best_seconds([&] {
+      NoGradGuard no_grad;
+      (void)model.forward(ids, 1, true).loss.item();
+    }, 20);
+    std::printf("%-44s %9.3f ms\n", "model forward 1x128 (with snapshots)", s_fwd * 1e3);
+    const double s_both = best_seconds([&] {
+      model.zero_grad();
+      model.forward(ids, 1, true).loss.backward();
+    }, 20);
+    std::printf("%-44s %9.3f ms\n", "model forward + backward 1x128", s_both * 1e3);
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 // same id; errors travel as data { name, message }.
 import type { ModelInfo, ModelRun, NamedTensor, Prediction } from '../core/model';
 import type { DTypeName } from '../core/types';
+import type { LessonRequest, LessonResponse } from '../lessons/protocol';
 
 export type { DTypeName };
 
@@ -153,6 +154,8 @@ export interface CoreApi {
   modelRun: { request: ModelRunSettings & { backward: boolean }; response: ModelRun };
   /** Benchmark: times compute() `repeat` times; ms of each. */
   benchRun: { request: ModelRunSettings & { backward: boolean; repeat: number }; response: number[] };
+  /** Lessons: code cells, check answers and inline values, widget computations (lessons/protocol.ts). */
+  lesson: { request: LessonRequest; response: LessonResponse };
   /** Testing only: the worker runs a wasm trap and dies (see glass.debugTrap). */
   debugTrap: { request: null; response: never };
 }

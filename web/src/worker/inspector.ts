@@ -46,6 +46,11 @@ function ensureRun(m: Model, run: ModelRunSettings): { loss: number | null; ms: 
   return { loss, ms: performance.now() - t0 };
 }
 
+/** The loaded model and its configuration, or null (the lessons' code cells and checks use it). */
+export function loadedModel(): { model: Model; info: ModelInfo } | null {
+  return model !== null && info !== null ? { model, info } : null;
+}
+
 /** Forgets the held run (the console's run replaced it). */
 export function forgetRun(): void {
   lastRun = null;

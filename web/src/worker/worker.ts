@@ -8,6 +8,7 @@ import { loadGlass, type Glass } from '../core';
 import { errorData, type CoreApi, type Kind, type Request, type Response } from '../app/protocol';
 import { benchRun, inspect, loadWeights, modelRun } from './inspector';
 import { computeLab, computeSeed, randomVector } from './lab';
+import { lesson } from './lessons';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -21,6 +22,7 @@ const handlers: Handlers = {
   inspect,
   modelRun,
   benchRun,
+  lesson,
   debugTrap: (glass) => glass.debugTrap(),
 };
 

@@ -1,32 +1,18 @@
-// The lessons home. Lessons are content files (added by the next issue); this
-// lists what is coming and points to the lab meanwhile.
-import { view } from '../state';
+// The lessons view: the lesson path (every lesson file in web/src/lessons, in
+// order, with progress), or one lesson when the address names it. The lesson
+// code (and KaTeX) loads only when this view opens.
+import { useEffect, useState } from 'preact/hooks';
 import './LessonsHome.css';
 
-const COMING = [
-  {
-    title: 'RMSNorm, pre-norm and residuals',
-    summary: 'How each position’s scale is controlled, why epsilon matters, and the two residual additions per block.',
-  },
-];
+type LessonsModule = typeof import('../../lessons/LessonsPage');
 
 export function LessonsHome() {
-  return (
-    <section class="lessons-home" aria-labelledby="lessons-title">
-      <h1 id="lessons-title">Lessons</h1>
-      <p>Guided lessons walk through the model with live numbers from the core.</p>
-      <ul class="lessons-list">
-        {COMING.map((l) => (
-          <li key={l.title} class="lessons-card">
-            <h2>{l.title}</h2>
-            <p>{l.summary}</p>
-            <p class="lessons-status">Coming soon. Meanwhile, try its numbers in the RMSNorm lab.</p>
-            <button type="button" onClick={() => (view.value = 'lab')}>
-              Open the RMSNorm lab
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
+  const [mod, setMod] = useState<LessonsModule | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    import('../../lessons/LessonsPage').then(setMod, (e: unknown) => setFailed(String(e)));
+  }, []);
+  if (failed !== null) return <p role="alert">The lessons could not be loaded: {failed}</p>;
+  if (mod === null) return <p class="lessons-loading">Loading the lessons…</p>;
+  return <mod.LessonsPage />;
 }

@@ -1,0 +1,152 @@
+// The RMSNorm lesson, walked in Chromium against the production build: every
+// step renders (screenshot each), widgets respond, code cells print the seed's
+// output, checks accept the core's answer and refuse a wrong one, progress
+// survives a reload, deep links open their step, garbage in storage is harmless.
+import { expect, test, type Page } from '@playwright/test';
+
+const SHOTS = 'build/screenshots';
+const STEPS = 8;
+
+async function openStep(page: Page, step: number) {
+  await page.goto(`./?view=lessons&lesson=rmsnorm&step=${step}`);
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(step));
+}
+
+/** Answers every check of the step: wrong first (refused), then the core's answer (accepted). */
+async function answerChecks(page: Page) {
+  const checks = page.locator('form.check-card');
+  const count = await checks.count();
+  expect(count).toBeGreaterThanOrEqual(2);
+  for (let i = 0; i < count; i++) {
+    const card = checks.nth(i);
+    const id = (await card.getAttribute('data-testid'))!;
+    await expect(card.locator('button[type=submit]')).toBeVisible();
+    const radios = card.locator('input[type=radio]');
+    if ((await radios.count()) > 0) {
+      // choices: try each until one is right; the others must be refused
+      let right = false;
+      for (let r = 0; r < (await radios.count()); r++) {
+        await radios.nth(r).check();
+        await card.locator('button[type=submit]').click();
+        if (await page.getByTestId(`${id}-right`).isVisible()) right = true;
+        else await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
+      }
+      expect(right, id).toBe(true);
+      continue;
+    }
+    const input = card.locator('input[type=text]');
+    await input.fill('123456789');
+    await card.locator('button[type=submit]').click();
+    await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
+    await card.getByRole('button', { name: 'Show the core’s answer' }).click();
+    const shown = await card.locator('.check-feedback .num').textContent();
+    await input.fill(shown!.trim());
+    await card.locator('button[type=submit]').click();
+    await expect(page.getByTestId(`${id}-right`), id).toBeVisible();
+  }
+}
+
+test('walk the whole lesson: every step renders, checks judge with the core, screenshots', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('./?view=lessons');
+  await expect(page.getByTestId('lesson-card-rmsnorm')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/lesson-home.png`, fullPage: true });
+  await page.getByTestId('lesson-card-rmsnorm').getByRole('button', { name: 'Start' }).click();
+  for (let step = 1; step <= STEPS; step++) {
+    await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(step));
+    await expect(page).toHaveURL(new RegExp(`lesson=rmsnorm&step=${step}`));
+    await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.locator('.md-live-error')).toHaveCount(0);
+    await expect(page.getByTestId('unknown-widget')).toHaveCount(0);
+    await answerChecks(page);
+    await page.screenshot({ path: `${SHOTS}/lesson-${step}.png`, fullPage: true });
+    if (step < STEPS) {
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('ArrowRight');
+    }
+  }
+  // progress survives a reload: the home page counts the steps and checks
+  await page.goto('./?view=lessons');
+  await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} of ${STEPS} steps opened`);
+  await page.reload();
+  await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} of ${STEPS} steps opened`);
+  await expect(page.getByTestId('progress-rmsnorm')).not.toContainText(' 0 of');
+});
+
+test("code cells print the seed's verified output", async ({ page }) => {
+  await openStep(page, 4);
+  const out = page.getByTestId('code-output').first();
+  await expect(out).toHaveText('[[0.848528, 1.131371]]\n[[2.54558422e-08, 3.39411230e-08]]');
+  // editing and re-running a cell runs the new code in the worker
+  const cell = page.getByTestId('code-cell').first();
+  await cell.locator('textarea').fill("print(glass.tensor([[1, 2]], { dtype: 'float64' }).mul(2))");
+  await cell.getByRole('button', { name: 'Run' }).click();
+  await expect(out).toHaveText('[[2., 4.]]');
+});
+
+test('widgets respond: one row edited changes only that row; gradient path; gamma', async ({ page }) => {
+  await openStep(page, 1);
+  const y00 = page.getByTestId('row-0-y-0');
+  await expect(y00).toHaveAttribute('data-value', /\d/);
+  const before = [await page.getByTestId('row-1-y-0').getAttribute('data-value'), await page.getByTestId('row-2-y-0').getAttribute('data-value')];
+  const old = await y00.getAttribute('data-value');
+  await page.getByLabel('x[0][1]').fill('9');
+  await expect(y00).not.toHaveAttribute('data-value', old!);
+  await expect(page.getByTestId('row-0')).toHaveAttribute('data-changed', 'yes');
+  await expect(page.getByTestId('row-1')).toHaveAttribute('data-changed', 'no');
+  expect([await page.getByTestId('row-1-y-0').getAttribute('data-value'), await page.getByTestId('row-2-y-0').getAttribute('data-value')]).toEqual(before);
+
+  await openStep(page, 6);
+  await page.getByTestId('path-map').selectOption('minus');
+  await page.getByTestId('path-scale-slider').fill('1');
+  await expect(page.getByTestId('sv-residual')).toHaveText('0, 0');
+  await page.getByTestId('path-map').selectOption('shear');
+  await page.getByTestId('path-scale-slider').fill('0.5');
+  await page.getByTestId('path-depth-slider').fill('20');
+  await expect(page.getByTestId('path-depth')).toHaveText('20');
+  await expect.poll(async () => Number(await page.getByTestId('depth-residual-max').textContent())).toBeGreaterThan(10);
+  await expect(page.getByTestId('grad-bars').locator('li')).toHaveCount(10, { timeout: 20_000 });
+
+  await openStep(page, 4);
+  const n0 = page.getByTestId('gamma-norm-0');
+  await expect(n0).not.toHaveText('');
+  const was = await n0.textContent();
+  await page.getByTestId('gamma-input').fill('1, 1, 1, 1');
+  await expect(n0).not.toHaveText(was!);
+
+  await openStep(page, 5);
+  await expect(page.getByTestId('count-norm-params')).toHaveText('1,152', { timeout: 20_000 });
+  await expect(page.getByTestId('count-norms')).toHaveText('9');
+
+  await openStep(page, 3);
+  await page.getByTestId('preset-zeros').click();
+  await page.getByTestId('lesson-eps-zero').check();
+  await expect(page.getByTestId('cmp-rms-0')).toHaveText('NaN');
+});
+
+test('a deep link opens its step; keys and Back move between steps; a bad step is reported', async ({ page }) => {
+  await openStep(page, 6);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('The gradient path');
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '5');
+  await page.goBack();
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '6');
+  await page.goto('./?view=lessons&lesson=rmsnorm&step=77');
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '1');
+  await expect(page.getByText('step="77"')).toBeVisible();
+  // the tour links open the inspector with its selection in the address
+  await openStep(page, 7);
+  await page.getByTestId('tour-link').first().click();
+  await expect(page).toHaveURL(/view=inspector.*compare=blocks\.1\.norm\.attn,blocks\.1\.resid\.attn|compare=blocks\.1\.norm\.attn%2Cblocks/);
+});
+
+test('garbage in localStorage is tolerated', async ({ page }) => {
+  await page.goto('./?view=lab');
+  for (const junk of ['{not json', '[1,2,3]', '{"lessons":{"rmsnorm":{"seen":"all","passed":7,"last":{}}}}']) {
+    await page.evaluate((j) => localStorage.setItem('glassllm.lessons.v1', j), junk);
+    await page.goto('./?view=lessons');
+    await expect(page.getByTestId('lesson-card-rmsnorm')).toBeVisible();
+    await page.getByTestId('lesson-card-rmsnorm').getByRole('button').first().click();
+    await expect(page.getByTestId('lesson')).toBeVisible();
+  }
+});

@@ -1,0 +1,143 @@
+// Lesson content: every file parses, every widget name resolves, every check's
+// answer is computed by the real core (wasm in Node, the worker's own code), and
+// the seed example's code cell prints the verified output.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Glass } from '../../web/src/core';
+import { formatArray, formatScalar } from '../../web/src/lessons/numpyFormat';
+import { isRight, parseAnswerNumber, parseLesson, stepExpressions, type Lesson } from '../../web/src/lessons/parse';
+import { readLessonUrl, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
+import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
+import { isWidgetName } from '../../web/src/lessons/widgetNames';
+import { loadWeights } from '../../web/src/worker/inspector';
+import { evaluate, runCode } from '../../web/src/worker/lessons';
+import { loadTestGlass } from './load';
+
+const dir = new URL('../../web/src/lessons/', import.meta.url);
+const files = readdirSync(dir).filter((f) => f.endsWith('.md'));
+const lessons: Lesson[] = files.map((f) => parseLesson(f.replace(/\.md$/, ''), readFileSync(new URL(f, dir), 'utf8')));
+const weightsFile = new URL('../../public/weights/glass-kjv.safetensors', import.meta.url);
+
+describe('lesson files', () => {
+  it('there is at least the RMSNorm lesson, and every file parses with title, order, summary and steps', () => {
+    expect(lessons.map((l) => l.slug)).toContain('rmsnorm');
+    for (const l of lessons) {
+      expect(l.title.length).toBeGreaterThan(0);
+      expect(l.steps.length).toBeGreaterThan(0);
+    }
+  });
+  it('every widget name resolves in the registry', () => {
+    for (const l of lessons)
+      for (const s of l.steps) for (const b of s.blocks) if (b.kind === 'widget') expect(isWidgetName(b.name), `${l.slug}: ${b.name}`).toBe(true);
+  });
+  it('the RMSNorm lesson has its 8 sections, each with a widget and at least two checks', () => {
+    const l = lessons.find((x) => x.slug === 'rmsnorm')!;
+    expect(l.steps).toHaveLength(8);
+    for (const s of l.steps) {
+      expect(s.blocks.some((b) => b.kind === 'widget'), s.title).toBe(true);
+      expect(s.blocks.filter((b) => b.kind === 'check').length, s.title).toBeGreaterThanOrEqual(2);
+    }
+  });
+  it('a bad file is refused with a message naming the problem', () => {
+    expect(() => parseLesson('x', 'no frontmatter')).toThrow(/frontmatter/);
+    expect(() => parseLesson('x', '---\ntitle: a\norder: 1\nsummary: s\n---\n## A\n```check\nid: a\n```\n')).toThrow(/no question/);
+    expect(() => parseLesson('x', '---\ntitle: a\norder: 1\nsummary: s\n---\n## A\n```glass\nprint(1)\n')).toThrow(/never closed/);
+  });
+});
+
+describe('numbers as code cells print them (numpy style)', () => {
+  it('fixed and scientific notation', () => {
+    expect(formatArray([[0.848528, 1.131371]])).toBe('[[0.848528, 1.131371]]');
+    expect(formatArray([[1, 2], [3, -4.5]])).toBe('[[ 1. ,  2. ],\n [ 3. , -4.5]]');
+    expect(formatScalar(1152)).toBe('1152.');
+    expect(formatArray([NaN, 1])).toBe('[nan,  1.]');
+  });
+  it('answers are read generously', () => {
+    expect(parseAnswerNumber('1,152')).toBe(1152);
+    expect(parseAnswerNumber(' 2.55e-8 ')).toBe(2.55e-8);
+    expect(parseAnswerNumber('−0.5')).toBe(-0.5);
+    expect(parseAnswerNumber('abc')).toBeNull();
+  });
+});
+
+describe('lesson addresses and progress', () => {
+  const steps = (s: string) => (s === 'rmsnorm' ? 8 : null);
+  it('reads and validates lesson and step', () => {
+    expect(readLessonUrl('?view=lessons&lesson=rmsnorm&step=3', steps)).toEqual({ route: { slug: 'rmsnorm', step: 2 }, problems: [] });
+    expect(readLessonUrl('?lesson=rmsnorm&step=99', steps).route).toEqual({ slug: 'rmsnorm', step: 0 });
+    expect(readLessonUrl('?lesson=rmsnorm&step=99', steps).problems[0]).toMatch(/step=/);
+    expect(readLessonUrl('?lesson=nope', steps).route.slug).toBeNull();
+    expect(writeLessonUrl({ slug: 'rmsnorm', step: 4 }, '?view=lab&x=3,4')).toBe('?view=lessons&x=3,4&lesson=rmsnorm&step=5');
+  });
+  it('garbage in storage reads as no progress, never throws', () => {
+    for (const junk of ['{', 'null', '[]', '42', '{"lessons": 7}', '{"lessons": {"rmsnorm": {"seen": "x", "passed": [1, "a"], "last": -3}}}']) {
+      const p = readProgress({ getItem: (k) => (k === PROGRESS_KEY ? junk : null) });
+      expect(typeof p).toBe('object');
+      if (p.rmsnorm) expect(p.rmsnorm).toEqual({ seen: [], passed: ['a'], last: 0 });
+    }
+    expect(readProgress({ getItem: () => { throw new Error('denied'); } })).toEqual({});
+  });
+});
+
+describe('lessons against the real core', () => {
+  let glass: Glass;
+  beforeAll(async () => {
+    glass = await loadTestGlass();
+    if (!existsSync(weightsFile)) throw new Error('public/weights/glass-kjv.safetensors is missing: build/native/glassllm init --out public/weights/glass-kjv.safetensors');
+    loadWeights(glass, { bytes: readFileSync(weightsFile).buffer as ArrayBuffer });
+  });
+  afterAll(() => expect(glass.liveHandles()).toBe(0));
+
+  it('every check has a computed answer, and the right answer is accepted, a wrong one refused', () => {
+    for (const l of lessons)
+      for (const s of l.steps) {
+        const exprs = stepExpressions(s);
+        const values = new Map(exprs.map((e, i) => [e, evaluate(glass, [e])[i === i ? 0 : 0]]));
+        for (const [expr, v] of values) expect(v.ok, `${l.slug} / ${s.title}: ${expr}: ${v.ok ? '' : v.error.message}`).toBe(true);
+        for (const b of s.blocks) {
+          if (b.kind !== 'check') continue;
+          const v = values.get(b.check.answer)!;
+          if (!v.ok) continue;
+          if (b.check.choices !== null) {
+            expect(b.check.choices, b.check.id).toContain(v.value);
+            expect(isRight(b.check, v.value, String(v.value))).toBe(true);
+            expect(isRight(b.check, v.value, b.check.choices.find((c) => c !== v.value)!)).toBe(false);
+          } else {
+            expect(typeof v.value, b.check.id).toBe('number');
+            const a = v.value as number;
+            expect(Number.isFinite(a), b.check.id).toBe(true);
+            expect(isRight(b.check, a, String(a)), b.check.id).toBe(true);
+            expect(isRight(b.check, a, String(a === 0 ? 1 : a * 1.5)), b.check.id).toBe(false);
+          }
+        }
+      }
+  });
+
+  it('the figures of the seed come out of the live model: 9 norms, 1,152 parameters', () => {
+    const [norms, params, d] = evaluate(glass, ['model.info().norms', "model.info().parameterTable.find(g => g.kind === 'norm').params", 'model.info().d']);
+    expect(norms).toEqual({ ok: true, value: 9 });
+    expect(params).toEqual({ ok: true, value: 1152 });
+    expect(d).toEqual({ ok: true, value: 128 });
+  });
+
+  it("the example's code cell prints the seed's verified output", () => {
+    const l = lessons.find((x) => x.slug === 'rmsnorm')!;
+    const cell = l.steps[3].blocks.find((b) => b.kind === 'code');
+    expect(cell?.kind).toBe('code');
+    const out = runCode(glass, (cell as { code: string }).code);
+    expect(out.error).toBeNull();
+    expect(out.output).toBe('[[0.848528, 1.131371]]\n[[2.54558422e-08, 3.39411230e-08]]');
+  });
+
+  it('every code cell runs without an error', () => {
+    for (const l of lessons)
+      for (const s of l.steps)
+        for (const b of s.blocks) if (b.kind === 'code') expect(runCode(glass, b.code).error, `${l.slug}: ${s.title}`).toBeNull();
+  });
+
+  it('a failing code cell reports the error as data and keeps what it printed', () => {
+    const out = runCode(glass, "print(1.5); glass.tensor([1, 2]).add(glass.tensor([1, 2, 3]));");
+    expect(out.output).toBe('1.5');
+    expect(out.error?.message).toMatch(/shape|broadcast/i);
+  });
+});

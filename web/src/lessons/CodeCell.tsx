@@ -1,0 +1,54 @@
+// A code cell: JavaScript against the core facade, run in the worker (never on
+// the page), printing with print(). The learner can edit and re-run it.
+import { useEffect, useState } from 'preact/hooks';
+import { ask } from './lessonCore';
+
+export function CodeCell({ code, channel }: { code: string; channel: string }) {
+  const [text, setText] = useState(code);
+  const [out, setOut] = useState<{ output: string; error: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = (source: string) => {
+    setBusy(true);
+    void ask(channel, { op: 'code', code: source }).then((o) => {
+      if (o.status === 'stale') return;
+      setBusy(false);
+      if (o.status === 'ok') setOut({ output: o.value.output, error: o.value.error && `${o.value.error.name}: ${o.value.error.message}` });
+      else setOut({ output: '', error: `${o.error.name}: ${o.error.message}` });
+    });
+  };
+  useEffect(() => run(code), [code]);
+  const rows = Math.max(3, text.split('\n').length);
+  return (
+    <figure class="code-cell" data-testid="code-cell">
+      <figcaption>
+        Code cell · runs against the core in the worker ·{' '}
+        <button type="button" onClick={() => run(text)} disabled={busy}>
+          {busy ? 'Running…' : 'Run'}
+        </button>
+        {text !== code && (
+          <button type="button" onClick={() => { setText(code); run(code); }}>
+            Restore
+          </button>
+        )}
+      </figcaption>
+      <textarea
+        class="code-cell-source"
+        spellcheck={false}
+        rows={rows}
+        value={text}
+        aria-label="Code (JavaScript; glass is the core, print() writes below)"
+        onInput={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey || e.shiftKey)) {
+            e.preventDefault();
+            run(text);
+          }
+        }}
+      />
+      <pre class="code-cell-output" data-testid="code-output" aria-live="polite">
+        {out === null ? 'Running…' : out.output}
+        {out?.error && <span class="code-cell-error">{(out.output ? '\n' : '') + out.error}</span>}
+      </pre>
+    </figure>
+  );
+}

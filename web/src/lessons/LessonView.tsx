@@ -1,0 +1,153 @@
+// One lesson, one step at a time: ← → (or j / k) and the buttons move between
+// steps; every step has its own address (?view=lessons&lesson=…&step=…).
+// The step's inline values and check answers are computed by the core in one
+// request when the step opens (after loading the model's weights if they use it).
+import { useEffect, useState } from 'preact/hooks';
+import { ensureWeights } from '../app/inspectorState';
+import { CheckCard } from './CheckCard';
+import { CodeCell } from './CodeCell';
+import { ask } from './lessonCore';
+import { Markdown, type Values } from './Markdown';
+import { stepExpressions, type Lesson } from './parse';
+import { goTo, lessonRoute, markSeen, progress } from './route';
+import { LessonWidget } from './widgets';
+import { lessonProgress } from './progress';
+import './lessons.css';
+
+const USES_MODEL = /\bmodel\b/;
+
+export function LessonView({ lesson }: { lesson: Lesson }) {
+  const stepIndex = Math.min(lessonRoute.value.step, lesson.steps.length - 1);
+  const step = lesson.steps[stepIndex];
+  const [values, setValues] = useState<Values>(null);
+  const [valuesError, setValuesError] = useState<string | null>(null);
+  const p = lessonProgress(progress.value, lesson.slug);
+  const total = lesson.steps.length;
+  const go = (i: number) => {
+    if (i >= 0 && i < total && i !== stepIndex) goTo({ slug: lesson.slug, step: i });
+  };
+
+  useEffect(() => {
+    markSeen(lesson.slug, stepIndex);
+    document.title = `${step.title} · ${lesson.title} · GlassLLM`;
+    setValues(null);
+    setValuesError(null);
+    const exprs = stepExpressions(step);
+    if (exprs.length === 0) {
+      setValues(new Map());
+      return;
+    }
+    let live = true;
+    const needsModel = exprs.some((e) => USES_MODEL.test(e));
+    void (needsModel ? ensureWeights() : Promise.resolve(true)).then(() =>
+      ask('step-values', { op: 'eval', exprs }).then((o) => {
+        if (!live) return;
+        if (o.status === 'ok') setValues(new Map(exprs.map((e, i) => [e, o.value.values[i]])));
+        else if (o.status === 'error') setValuesError(`${o.error.name}: ${o.error.message}`);
+      }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [lesson.slug, stepIndex]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.closest('input, textarea, select, [contenteditable="true"]') || t.getAttribute('role') === 'slider')) return;
+      if (e.key === 'ArrowRight' || e.key === 'j') go(stepIndex + 1);
+      else if (e.key === 'ArrowLeft' || e.key === 'k') go(stepIndex - 1);
+      else return;
+      e.preventDefault();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [stepIndex, total]);
+
+  useEffect(() => {
+    document.getElementById('lesson-step-title')?.focus({ preventScroll: true });
+    scrollTo(0, 0);
+  }, [stepIndex]);
+
+  return (
+    <article class="lesson" data-testid="lesson" data-step={stepIndex + 1}>
+      <nav class="lesson-top" aria-label="Lesson">
+        <a
+          href="?view=lessons"
+          onClick={(e) => {
+            e.preventDefault();
+            goTo({ slug: null, step: 0 });
+          }}
+        >
+          ← All lessons
+        </a>
+        <span class="lesson-name">{lesson.title}</span>
+        <ol class="lesson-dots" aria-label="Steps">
+          {lesson.steps.map((s, i) => (
+            <li key={i}>
+              <a
+                href={`?view=lessons&lesson=${lesson.slug}&step=${i + 1}`}
+                title={s.title}
+                aria-current={i === stepIndex ? 'step' : undefined}
+                class={p.seen.includes(i) ? 'seen' : undefined}
+                onClick={(e) => {
+                  e.preventDefault();
+                  go(i);
+                }}
+              >
+                {i + 1}
+              </a>
+            </li>
+          ))}
+        </ol>
+      </nav>
+
+      <header class="lesson-step-head">
+        <p class="lesson-step-count">
+          Step {stepIndex + 1} of {total}
+        </p>
+        <h1 id="lesson-step-title" tabIndex={-1}>
+          {step.title}
+        </h1>
+      </header>
+
+      {valuesError !== null && (
+        <p class="lesson-error" role="alert">
+          The core could not compute this step’s numbers: {valuesError}
+        </p>
+      )}
+
+      <div class="lesson-body" key={`${lesson.slug}-${stepIndex}`}>
+        {step.blocks.map((b, i) => {
+          switch (b.kind) {
+            case 'markdown':
+              return <Markdown key={i} text={b.text} values={values} />;
+            case 'widget':
+              return <LessonWidget key={i} name={b.name} args={b.args} />;
+            case 'code':
+              return <CodeCell key={i} code={b.code} channel={`code-${lesson.slug}-${stepIndex}-${i}`} />;
+            case 'check':
+              return <CheckCard key={i} slug={lesson.slug} check={b.check} values={values} passed={p.passed.includes(b.check.id)} />;
+          }
+        })}
+      </div>
+
+      <nav class="lesson-bottom" aria-label="Steps">
+        <button type="button" disabled={stepIndex === 0} onClick={() => go(stepIndex - 1)}>
+          ← Previous
+        </button>
+        <span class="lesson-keys">Keys: ← → or j k</span>
+        {stepIndex + 1 < total ? (
+          <button type="button" class="primary" onClick={() => go(stepIndex + 1)}>
+            Next: {lesson.steps[stepIndex + 1].title} →
+          </button>
+        ) : (
+          <button type="button" class="primary" onClick={() => goTo({ slug: null, step: 0 })}>
+            Back to the lesson path
+          </button>
+        )}
+      </nav>
+    </article>
+  );
+}

@@ -1,0 +1,66 @@
+// The lesson path (home) or the lesson the address names.
+import { LESSONS, lessonBySlug } from './index';
+import { LessonView } from './LessonView';
+import { lessonProgress } from './progress';
+import { goTo, lessonRoute, progress, resetProgress } from './route';
+import './lessons.css';
+
+export function LessonsPage() {
+  const route = lessonRoute.value;
+  const lesson = route.slug === null ? null : lessonBySlug(route.slug);
+  if (lesson !== null) return <LessonView lesson={lesson} />;
+  return <LessonPath />;
+}
+
+function LessonPath() {
+  const all = progress.value;
+  return (
+    <section class="lessons-home" aria-labelledby="lessons-title" data-testid="lesson-path">
+      <h1 id="lessons-title">Lessons</h1>
+      <p>Guided steps through the model. Every number on them is computed live by the core in your browser.</p>
+      <ol class="lessons-list">
+        {LESSONS.map((entry, i) => {
+          if (entry.lesson === null)
+            return (
+              <li key={entry.slug} class="lessons-card" role="alert">
+                <h2>{entry.slug}</h2>
+                <p class="lesson-error">This lesson file could not be read: {entry.problem}</p>
+              </li>
+            );
+          const l = entry.lesson;
+          const p = lessonProgress(all, l.slug);
+          const checks = l.steps.flatMap((s) => s.blocks.filter((b) => b.kind === 'check')).length;
+          const seen = p.seen.filter((s) => s < l.steps.length).length;
+          const started = seen > 0;
+          const resume = Math.min(p.last, l.steps.length - 1);
+          return (
+            <li key={l.slug} class="lessons-card" data-testid={`lesson-card-${l.slug}`}>
+              <p class="lessons-number">Lesson {i + 1}</p>
+              <h2>{l.title}</h2>
+              <p>{l.summary}</p>
+              <p class="lessons-status" data-testid={`progress-${l.slug}`}>
+                {l.steps.length} steps · {checks} checks ·{' '}
+                {started ? `${seen} of ${l.steps.length} steps opened, ${p.passed.length} of ${checks} checks right` : 'not started'}
+              </p>
+              <div class="lessons-bar" aria-hidden="true">
+                <span style={{ width: `${(100 * seen) / l.steps.length}%` }} />
+              </div>
+              <button type="button" onClick={() => goTo({ slug: l.slug, step: started ? resume : 0 })}>
+                {started ? `Continue at step ${resume + 1}` : 'Start'}
+              </button>{' '}
+              {started && (
+                <button type="button" class="quiet" onClick={() => resetProgress(l.slug)}>
+                  Reset progress
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      <p class="lessons-more">
+        More lessons on the path — tensors and autograd, bytes and embeddings, attention, SwiGLU, logits and the loss —
+        come as files in <code>web/src/lessons/</code>.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+// The 'lesson' request kind (app/protocol.ts): what lessons ask the worker.
+// Plain data only. The worker side is web/src/worker/lessons.ts.
+import type { ErrorData } from '../app/protocol';
+
+/** A value an expression or widget returned: numbers, strings, booleans, nested arrays of numbers. */
+export type Plain = number | string | boolean | null | Plain[] | { [key: string]: Plain };
+
+export type ValueOutcome = { ok: true; value: Plain } | { ok: false; error: ErrorData };
+
+export interface RowsInput {
+  rows: number[][]; // (n, d)
+  eps: number;
+}
+export interface RowsResult {
+  output: number[][]; // RMSNorm of the whole (n, d) tensor, row by row
+  r: number[]; // (n,) r(x) of each row
+}
+
+export interface GammaInput {
+  rows: number[][]; // (n, d) inputs of different scale
+  gamma: number[]; // (d,)
+  eps: number;
+}
+export interface GammaRow {
+  input: number[];
+  output: number[];
+  norm: number; // ||y||
+  meanSquare: number; // mean(y²)
+  variance: number; // mean((y − mean y)²)
+  onesNorm: number; // ||y|| with gamma = 1
+  onesMeanSquare: number;
+}
+
+export interface PathInput {
+  matrix: number[][]; // A, (k, k): F(x) = s·A x
+  scale: number; // s
+  depth: number; // L, 1 .. 64
+}
+export interface PathResult {
+  /** Singular values, largest first. */
+  residual: number[]; // of I + s·A
+  branch: number[]; // of s·A alone
+  /** Per depth 1..L: [σmax, σmin] of (I + sA)^l and of (sA)^l. */
+  residualDepth: [number, number][];
+  branchDepth: [number, number][];
+}
+
+export interface ModelGradsInput {
+  text: string;
+}
+export interface ModelGradsResult {
+  loss: number | null;
+  names: string[]; // residual stream by depth
+  norms: number[]; // ||dL/d name||
+  n: number;
+}
+
+export type LessonRequest =
+  | { op: 'code'; code: string }
+  | { op: 'eval'; exprs: string[] }
+  | { op: 'rows'; input: RowsInput }
+  | { op: 'gamma'; input: GammaInput }
+  | { op: 'path'; input: PathInput }
+  | { op: 'modelGrads'; input: ModelGradsInput };
+
+export type LessonResponse =
+  | { op: 'code'; output: string; error: ErrorData | null }
+  | { op: 'eval'; values: ValueOutcome[] }
+  | { op: 'rows'; result: RowsResult }
+  | { op: 'gamma'; result: GammaRow[] }
+  | { op: 'path'; result: PathResult }
+  | { op: 'modelGrads'; result: ModelGradsResult };

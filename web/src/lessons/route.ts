@@ -1,0 +1,62 @@
+// Lesson view state: which lesson and step (mirrored in the address, each step
+// its own URL and history entry) and the learner's progress (localStorage).
+import { signal } from '@preact/signals';
+import { urlProblems, view } from '../app/state';
+import { lessonBySlug } from './index';
+import { readLessonUrl, writeLessonUrl, type LessonRoute } from './lessonUrl';
+import { lessonProgress, readProgress, writeProgress, type Progress } from './progress';
+
+const stepsOf = (slug: string) => lessonBySlug(slug)?.steps.length ?? null;
+const storage = (() => {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null; // storage disabled
+  }
+})();
+
+const initial = readLessonUrl(location.search, stepsOf);
+export const lessonRoute = signal<LessonRoute>(initial.route);
+if (initial.problems.length > 0) urlProblems.value = [...urlProblems.peek(), ...initial.problems];
+
+export const progress = signal<Progress>(readProgress(storage));
+
+function updateProgress(slug: string, change: (p: ReturnType<typeof lessonProgress>) => ReturnType<typeof lessonProgress>) {
+  const next = { ...progress.peek(), [slug]: change(lessonProgress(progress.peek(), slug)) };
+  progress.value = next;
+  writeProgress(storage, next);
+}
+
+export function markSeen(slug: string, step: number): void {
+  const p = lessonProgress(progress.peek(), slug);
+  if (p.seen.includes(step) && p.last === step) return;
+  updateProgress(slug, (q) => ({ ...q, seen: q.seen.includes(step) ? q.seen : [...q.seen, step], last: step }));
+}
+
+export function markPassed(slug: string, checkId: string): void {
+  if (lessonProgress(progress.peek(), slug).passed.includes(checkId)) return;
+  updateProgress(slug, (q) => ({ ...q, passed: [...q.passed, checkId] }));
+}
+
+export function resetProgress(slug: string): void {
+  updateProgress(slug, () => ({ seen: [], passed: [], last: 0 }));
+}
+
+/** Opens a lesson step (or the lesson path, slug null) as a new history entry. */
+export function goTo(route: LessonRoute): void {
+  lessonRoute.value = route;
+  view.value = 'lessons';
+  history.pushState(null, '', writeLessonUrl(route, location.search));
+}
+
+addEventListener('popstate', () => {
+  const read = readLessonUrl(location.search, stepsOf);
+  lessonRoute.value = read.route;
+});
+
+/** In-app navigation for links inside lessons (?view=inspector&...): the app reads the address as on Back/Forward. */
+export function openAddress(search: string): void {
+  history.pushState(null, '', search);
+  dispatchEvent(new PopStateEvent('popstate'));
+  scrollTo(0, 0);
+}

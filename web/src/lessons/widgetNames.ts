@@ -1,0 +1,19 @@
+// The names a lesson file may use in ```widget name``` blocks. The registry
+// (widgets.tsx) must give each a component (TypeScript checks it); the content
+// tests check every lesson uses only these.
+export const WIDGET_NAMES = [
+  'row-norm',
+  'rmsnorm-graph',
+  'norm-compare',
+  'epsilon-lab',
+  'seed-example',
+  'gamma-counterexample',
+  'block-diagram',
+  'gradient-path',
+  'model-grad-norms',
+  'inspector-tour',
+  'references',
+] as const;
+export type WidgetName = (typeof WIDGET_NAMES)[number];
+
+export const isWidgetName = (n: string): n is WidgetName => (WIDGET_NAMES as readonly string[]).includes(n);

@@ -1,0 +1,78 @@
+// A counterexample to "RMSNorm's output has a fixed norm / unit variance": the
+// same inputs with γ = ones and with a non-uniform γ, and a small input where ε
+// matters. Every figure is computed by the core.
+import { useEffect, useState } from 'preact/hooks';
+import { fmt } from '../../app/format';
+import { parseVector } from '../../app/labSettings';
+import { ask } from '../../lessons/lessonCore';
+import type { GammaRow } from '../../lessons/protocol';
+import './lessonWidgets.css';
+
+const ROWS = [
+  [3, 4, 0, 0],
+  [0, 0, 3, 4],
+  [1e-4, 2e-4, 0, 0],
+];
+
+export function GammaCounterexample() {
+  const [gammaText, setGammaText] = useState('2, 0.5, 1, 1');
+  const [gamma, setGamma] = useState([2, 0.5, 1, 1]);
+  const [rows, setRows] = useState<GammaRow[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void ask('gamma', { op: 'gamma', input: { rows: ROWS, gamma, eps: 1e-6 } }).then((o) => {
+      if (o.status === 'ok') {
+        setRows(o.value.result);
+        setError(null);
+      } else if (o.status === 'error') setError(o.error.message);
+    });
+  }, [gamma]);
+  return (
+    <div class="lesson-widget" data-testid="widget-gamma-counterexample">
+      <label class="widget-row">
+        γ (4 values):{' '}
+        <input
+          data-testid="gamma-input"
+          value={gammaText}
+          onInput={(e) => {
+            const t = e.currentTarget.value;
+            setGammaText(t);
+            const r = parseVector(t, 'gamma', 4);
+            if (r.ok) setGamma(r.value);
+            else setError(r.message);
+          }}
+        />
+      </label>
+      {error !== null && <p class="lesson-error" role="alert">{error}</p>}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">input x</th>
+            <th scope="col">‖y‖, γ = ones</th>
+            <th scope="col">mean(y²), γ = ones</th>
+            <th scope="col">‖y‖, this γ</th>
+            <th scope="col">mean(y²), this γ</th>
+            <th scope="col">variance of y, this γ</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows?.map((r, i) => (
+            <tr key={i} data-testid={`gamma-row-${i}`}>
+              <td class="num">[{r.input.join(', ')}]</td>
+              <td class="num">{fmt(r.onesNorm, 6)}</td>
+              <td class="num">{fmt(r.onesMeanSquare, 6)}</td>
+              <td class="num" data-testid={`gamma-norm-${i}`}>{fmt(r.norm, 6)}</td>
+              <td class="num">{fmt(r.meanSquare, 6)}</td>
+              <td class="num">{fmt(r.variance, 6)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="widget-note">
+        Rows 0 and 1 have the same energy, yet with a non-uniform γ their outputs have different norms: γ reweights
+        coordinates, so the norm depends on where the energy sits. Row 2 is so small that ε is not negligible: even with
+        γ = ones its mean square falls short of 1.
+      </p>
+    </div>
+  );
+}

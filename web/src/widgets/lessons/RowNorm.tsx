@@ -1,0 +1,91 @@
+// An (n, d) input normalized by one RMSNorm call: each row (a position) gets its
+// own r(x). Editing one row changes only that row's output; the rows whose
+// output changed at the last edit are marked. Computed by the core in the worker.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { parseNumber } from '../../app/labSettings';
+import { ask } from '../../lessons/lessonCore';
+import type { RowsResult } from '../../lessons/protocol';
+import { fmt } from '../../app/format';
+import './lessonWidgets.css';
+
+const START = [
+  [3, 4, 0, 0],
+  [1, -1, 1, -1],
+  [0.01, 0.02, -0.03, 0.04],
+];
+
+export function RowNorm() {
+  const [rows, setRows] = useState(START);
+  const [drafts, setDrafts] = useState(() => START.map((r) => r.map(String)));
+  const [result, setResult] = useState<RowsResult | null>(null);
+  const [changed, setChanged] = useState<boolean[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const previous = useRef<RowsResult | null>(null);
+
+  useEffect(() => {
+    void ask('row-norm', { op: 'rows', input: { rows, eps: 1e-6 } }).then((o) => {
+      if (o.status === 'ok') {
+        const r = o.value.result;
+        const before = previous.current;
+        setChanged(r.output.map((row, i) => before !== null && row.some((v, j) => v !== before.output[i][j])));
+        previous.current = r;
+        setResult(r);
+        setError(null);
+      } else if (o.status === 'error') setError(o.error.message);
+    });
+  }, [rows]);
+
+  const edit = (i: number, j: number, text: string) => {
+    const d = drafts.map((r) => r.slice());
+    d[i][j] = text;
+    setDrafts(d);
+    const p = parseNumber(text, `x[${i}][${j}]`);
+    if (!p.ok) {
+      setError(p.message);
+      return;
+    }
+    setRows(rows.map((r, a) => (a === i ? r.map((v, b) => (b === j ? p.value : v)) : r)));
+  };
+
+  return (
+    <div class="lesson-widget row-norm" data-testid="widget-row-norm">
+      <p class="widget-lead">
+        Three positions, d = 4 (the model has d = 128). One RMSNorm call, ε = 1e-6, γ = ones. Edit any number.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">position</th>
+            <th scope="col" colSpan={4}>input x (n, d)</th>
+            <th scope="col">r(x)</th>
+            <th scope="col" colSpan={4}>RMSNorm(x)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {drafts.map((row, i) => (
+            <tr key={i} class={changed[i] ? 'changed' : undefined} data-testid={`row-${i}`} data-changed={changed[i] ? 'yes' : 'no'}>
+              <th scope="row">{i}</th>
+              {row.map((t, j) => (
+                <td key={j}>
+                  <input class="cell" aria-label={`x[${i}][${j}]`} value={t} onInput={(e) => edit(i, j, e.currentTarget.value)} />
+                </td>
+              ))}
+              <td class="num" data-testid={`row-${i}-r`}>{result ? fmt(result.r[i], 4) : "…"}</td>
+              {(result?.output[i] ?? [0, 0, 0, 0]).map((v, j) => (
+                <td key={j} class="num out" data-testid={`row-${i}-y-${j}`} data-value={String(v)}>
+                  {result ? fmt(v, 4) : "…"}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {error !== null && <p class="lesson-error" role="alert">{error}</p>}
+      <p class="widget-note">
+        {changed.some(Boolean)
+          ? `Outputs that changed at your last edit: row ${changed.map((c, i) => (c ? i : -1)).filter((i) => i >= 0).join(', ')} (highlighted). The other rows did not move: the norm never looks across positions.`
+          : 'Change one number: only the output of its own row will move.'}
+      </p>
+    </div>
+  );
+}

@@ -38,7 +38,7 @@ TEST(Bytes, DecodeRefusesNonBytes) {
 }
 
 TEST(Bytes, DisplayByte) {
-  EXPECT_EQ(io::display_byte(' '), "\xE2\x90\xA0");  // U+2420 SYMBOL FOR SPACE
+  EXPECT_EQ(io::display_byte(' '), "\xE2\x90\xA3");  // U+2423 OPEN BOX
   EXPECT_EQ(io::display_byte('\n'), "\\n");
   EXPECT_EQ(io::display_byte('\t'), "\\t");
   EXPECT_EQ(io::display_byte('\r'), "\\r");

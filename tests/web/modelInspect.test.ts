@@ -76,7 +76,7 @@ describe('the model, one tensor at a time', () => {
   });
 
   it('labels bytes as the core does', () => {
-    expect(model.displayByte(32)).toBe('␠');
+    expect(model.displayByte(32)).toBe('␣');
     expect(model.displayByte(101)).toBe('e');
     expect(model.displayByte(10)).toBe('\\n');
   });

@@ -26,7 +26,7 @@ std::string decode_bytes(const std::vector<int32_t>& ids) {
 
 std::string display_byte(int32_t byte) {
   if (byte < 0 || byte > 255) throw Error("display_byte: " + std::to_string(byte) + " is not a byte");
-  if (byte == ' ') return "\xE2\x90\xA0";  // U+2420 SYMBOL FOR SPACE
+  if (byte == ' ') return "\xE2\x90\xA3";  // U+2423 OPEN BOX: in common monospace fonts (U+2420 is not)
   if (byte == '\n') return "\\n";
   if (byte == '\t') return "\\t";
   if (byte == '\r') return "\\r";

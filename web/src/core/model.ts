@@ -63,7 +63,7 @@ export interface ModelRun {
 
 export interface Prediction {
   byte: number;
-  /** How the byte reads on screen ("␠", "\\n", "e", "\\xC3"). */
+  /** How the byte reads on screen ("␣", "\\n", "e", "\\xC3"). */
   label: string;
   prob: number;
 }
@@ -117,7 +117,7 @@ export class Model implements Disposable {
     return new Model(guarded(() => new raw.ModelSession()), raw);
   }
 
-  /** How a byte reads on screen, as the core labels it ("␠", "\\n", "e", "\\xC3"). */
+  /** How a byte reads on screen, as the core labels it ("␣", "\\n", "e", "\\xC3"). */
   displayByte(byte: number): string {
     return guarded(() => this.module.displayByte(byte));
   }

@@ -140,6 +140,30 @@ test('a deep link opens its step; keys and Back move between steps; a bad step i
   await expect(page).toHaveURL(/view=inspector.*compare=blocks\.1\.norm\.attn,blocks\.1\.resid\.attn|compare=blocks\.1\.norm\.attn%2Cblocks/);
 });
 
+test('an endless loop in a code cell is stopped after 3 s; the core restarts with the weights and the next cell runs', async ({ page }) => {
+  test.setTimeout(60_000);
+  await openStep(page, 5); // loads the model's weights into the worker
+  await expect(page.getByTestId('count-norm-params')).toHaveText('1,152', { timeout: 20_000 });
+  await page.getByTestId('lesson').getByRole('link', { name: '2', exact: true }).click();
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '2');
+  const cell = page.getByTestId('code-cell').first();
+  const out = cell.getByTestId('code-output');
+  await expect(out).not.toHaveText('Running…');
+  await cell.locator('textarea').fill('print("before"); while (true) {}');
+  await cell.getByRole('button', { name: 'Run' }).click();
+  await expect(out).toHaveText('stopped after 3 s — did the code loop forever?', { timeout: 15_000 });
+  await expect(page.getByTestId('core-notice')).toContainText('ran too long');
+  expect(await page.evaluate(() => (globalThis as any).glassDebug.restarts())).toBe(1);
+  // the page stays usable: the edited code is still there, and a normal cell runs on the new worker, model included
+  await expect(cell.locator('textarea')).toHaveValue('print("before"); while (true) {}');
+  await cell.locator('textarea').fill("print(glass.tensor([[3, 4]], { dtype: 'float64' }).mul(2)); print(model.info().norms)");
+  await cell.getByRole('button', { name: 'Run' }).click();
+  await expect(out).toHaveText('[[6., 8.]]\n9.');
+  await page.screenshot({ path: `${SHOTS}/lesson-cell-time-limit.png`, fullPage: true });
+  // checks still judge with the core
+  await answerChecks(page);
+});
+
 test('garbage in localStorage is tolerated', async ({ page }) => {
   await page.goto('./?view=lab');
   for (const junk of ['{not json', '[1,2,3]', '{"lessons":{"rmsnorm":{"seen":"all","passed":7,"last":{}}}}']) {

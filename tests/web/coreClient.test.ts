@@ -1,6 +1,6 @@
 // The page's worker client with a fake worker: ids, stale results dropped,
 // only the newest waiting request kept, errors as data, restart after a crash.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CoreClient, type WorkerLike } from '../../web/src/app/coreClient';
 import type { Request, Response } from '../../web/src/app/protocol';
 
@@ -20,6 +20,9 @@ class FakeWorker implements WorkerLike {
   }
   ok(id: number, value: unknown) {
     this.reply({ type: 'result', id, ok: true, value, computeMs: 0 });
+  }
+  started(id: number) {
+    this.reply({ type: 'started', id });
   }
 }
 
@@ -99,5 +102,99 @@ describe('CoreClient', () => {
     const { client, workers } = setup();
     for (let i = 0; i < 4; i++) workers.at(-1)!.onerror!({ message: 'boom', preventDefault() {} } as ErrorEvent);
     expect(await client.request('seed', null)).toMatchObject({ status: 'error', error: { message: /keeps stopping/ } });
+  });
+});
+
+describe('CoreClient time limits', () => {
+  afterEach(() => vi.useRealTimers());
+  const code = (source: string) => ({ op: 'code' as const, code: source });
+
+  it('a request that runs past its limit stops the worker, resolves as TimeLimit, and the next request runs on a new worker', async () => {
+    vi.useFakeTimers();
+    const { client, workers, restarts } = setup();
+    const loop = client.request('lesson', code('while (true) {}'), { timeLimitMs: 3000 });
+    expect(workers[0].sent[0]).toMatchObject({ id: 1, kind: 'lesson', watch: true });
+    workers[0].started(1);
+    vi.advanceTimersByTime(2999);
+    expect(workers).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(await loop).toEqual({ status: 'error', error: { name: 'TimeLimit', message: 'stopped after 3 s' } });
+    expect(workers[0].terminated).toBe(true);
+    expect(workers).toHaveLength(2);
+    expect(restarts).toEqual(['TimeLimit']);
+    const next = client.request('lesson', code('print(1)'), { timeLimitMs: 3000 });
+    workers[1].started(2);
+    workers[1].ok(2, { op: 'code', output: '1.', error: null });
+    expect(await next).toMatchObject({ status: 'ok', value: { output: '1.' } });
+    vi.advanceTimersByTime(10_000); // the answered request's timer was cleared: no second restart
+    expect(workers).toHaveLength(2);
+  });
+
+  it('the limit counts from when the work starts, not from sending (loading the core is not counted)', async () => {
+    vi.useFakeTimers();
+    const { client, workers } = setup();
+    const cell = client.request('lesson', code('print(1)'), { timeLimitMs: 3000 });
+    vi.advanceTimersByTime(60_000); // still loading the wasm: no 'started' yet
+    expect(workers).toHaveLength(1);
+    workers[0].started(1);
+    vi.advanceTimersByTime(1000);
+    workers[0].ok(1, { op: 'code', output: '1.', error: null });
+    expect(await cell).toMatchObject({ status: 'ok' });
+    vi.advanceTimersByTime(10_000);
+    expect(workers).toHaveLength(1);
+  });
+
+  it('requests without a limit are never watched', () => {
+    vi.useFakeTimers();
+    const { client, workers } = setup();
+    void client.request('inspect', { run: { text: 'ab', eps: 1e-6, dtype: 'float32' }, show: { kind: 'single', name: 'embed', grad: false } });
+    expect(workers[0].sent[0].watch).toBeUndefined();
+    vi.advanceTimersByTime(600_000);
+    expect(workers).toHaveLength(1);
+  });
+
+  it('what was queued behind the endless request goes to the new worker after what onRestart sends (the weights)', async () => {
+    vi.useFakeTimers();
+    const workers: FakeWorker[] = [];
+    let client!: CoreClient;
+    let reloaded: Promise<unknown> | null = null;
+    client = new CoreClient(
+      () => {
+        const w = new FakeWorker();
+        workers.push(w);
+        return w;
+      },
+      { onRestart: () => (reloaded = client.request('loadWeights', { bytes: new ArrayBuffer(8) })) },
+    );
+    const loop = client.request('lesson', code('for (;;) {}'), { timeLimitMs: 3000 });
+    const lab = client.request('lab', labInput(1)); // sent, but queued in the worker behind the loop
+    const seed = client.request('seed', null);
+    workers[0].started(1);
+    vi.advanceTimersByTime(3000);
+    expect(await loop).toMatchObject({ status: 'error', error: { name: 'TimeLimit' } });
+    expect(workers[1].sent.map((r) => r.kind)).toEqual(['loadWeights', 'lab', 'seed']);
+    const [load, labAgain, seedAgain] = workers[1].sent;
+    workers[1].ok(load.id, { blocks: 4 });
+    workers[1].ok(labAgain.id, 'lab');
+    workers[1].ok(seedAgain.id, 'seed');
+    expect(await reloaded).toMatchObject({ status: 'ok' });
+    expect(await lab).toMatchObject({ status: 'ok', value: 'lab' });
+    expect(await seed).toMatchObject({ status: 'ok', value: 'seed' });
+  });
+
+  it('time limits are not crashes: stopping many endless loops never makes the client give up', async () => {
+    vi.useFakeTimers();
+    const { client, workers } = setup();
+    for (let i = 0; i < 6; i++) {
+      const loop = client.request('lesson', code('while (true) {}'), { timeLimitMs: 100 });
+      const w = workers.at(-1)!;
+      w.started(w.sent.at(-1)!.id);
+      vi.advanceTimersByTime(100);
+      expect(await loop).toMatchObject({ error: { name: 'TimeLimit' } });
+    }
+    expect(workers).toHaveLength(7);
+    const after = client.request('seed', null);
+    workers.at(-1)!.ok(workers.at(-1)!.sent.at(-1)!.id, 'fine');
+    expect(await after).toMatchObject({ status: 'ok', value: 'fine' });
   });
 });

@@ -12,6 +12,11 @@
 // - If the worker dies (an 'error' event, or a wasm trap it reports as fatal)
 //   it is replaced by a fresh one, `onRestart` is called, and what was in
 //   flight resolves as an error naming the crash.
+// - A request may carry a time limit (`{ timeLimitMs }`: a lesson's code cell,
+//   which a learner can make loop forever). It counts from the moment the worker
+//   starts that request's work. When it runs out the worker is terminated and
+//   replaced as after a crash; the request resolves as { name: 'TimeLimit' },
+//   and the requests queued behind it (never started) go to the new worker.
 import type { CoreApi, ErrorData, Kind, Request, Response } from './protocol';
 
 export type Outcome<K extends Kind> =
@@ -25,8 +30,21 @@ interface Pending<K extends Kind = Kind> {
   payload: CoreApi[K]['request'];
   /** Buffers moved to the worker with the message (not copied). */
   transfer: Transferable[];
+  timeLimitMs: number | null;
+  /** Runs from the worker's 'started' message to the time limit. */
+  timer: ReturnType<typeof setTimeout> | null;
   resolve: (outcome: Outcome<K>) => void;
 }
+
+export interface RequestOptions {
+  /** Buffers in the payload to move rather than copy (they become unusable here). */
+  transfer?: Transferable[];
+  /** Stop the worker (and restart it) if the request's work takes longer than this. */
+  timeLimitMs?: number;
+}
+
+/** The error a request that ran out of time resolves with. */
+export const TIME_LIMIT_ERROR = 'TimeLimit';
 
 /** The minimal Worker surface used here (a test can pass a fake). */
 export interface WorkerLike {
@@ -39,7 +57,11 @@ export interface WorkerLike {
 
 export interface CoreClientEvents {
   onReady?: () => void;
-  /** The worker died and a new one was started. */
+  /**
+   * The worker died (or was stopped at a time limit: reason.name 'TimeLimit') and a
+   * new one was started. Requests made here reach the new worker before any
+   * that were waiting (re-send what the old worker held, like the weights).
+   */
   onRestart?: (reason: ErrorData, restarts: number) => void;
   /** The core could not be loaded, or kept dying: no more restarts. */
   onFailed?: (reason: ErrorData) => void;
@@ -66,22 +88,23 @@ export class CoreClient {
     this.worker = this.start();
   }
 
-  /** `transfer`: buffers in the payload to move rather than copy (they become unusable here). */
-  request<K extends Kind>(kind: K, payload: CoreApi[K]['request'], transfer: Transferable[] = []): Promise<Outcome<K>> {
+  request<K extends Kind>(kind: K, payload: CoreApi[K]['request'], options: RequestOptions = {}): Promise<Outcome<K>> {
     return new Promise<Outcome<K>>((resolve) => {
       if (this.failed !== null) {
         resolve({ status: 'error', error: this.failed });
         return;
       }
-      const pending = { id: this.nextId++, kind, payload, transfer, resolve } as Pending<K>;
+      const pending = {
+        id: this.nextId++,
+        kind,
+        payload,
+        transfer: options.transfer ?? [],
+        timeLimitMs: options.timeLimitMs ?? null,
+        timer: null,
+        resolve,
+      } as Pending<K>;
       this.latest.set(kind, pending.id);
-      const busy = [...this.inFlight.values()].some((p) => p.kind === kind);
-      if (busy) {
-        this.waiting.get(kind)?.resolve({ status: 'stale' });
-        this.waiting.set(kind, pending as unknown as Pending);
-      } else {
-        this.send(pending as unknown as Pending);
-      }
+      this.enqueue(pending as unknown as Pending);
     });
   }
 
@@ -91,12 +114,26 @@ export class CoreClient {
   }
 
   dispose(): void {
+    for (const pending of this.inFlight.values()) stopTimer(pending);
     this.worker.terminate();
+  }
+
+  /** Sends the request, or keeps it as the newest waiting one while its kind is in flight. */
+  private enqueue(pending: Pending): void {
+    const busy = [...this.inFlight.values()].some((p) => p.kind === pending.kind);
+    if (!busy) {
+      this.send(pending);
+      return;
+    }
+    const before = this.waiting.get(pending.kind);
+    if (before !== undefined && before !== pending) before.resolve({ status: 'stale' });
+    this.waiting.set(pending.kind, pending);
   }
 
   private send(pending: Pending): void {
     this.inFlight.set(pending.id, pending);
     const message: Request = { id: pending.id, kind: pending.kind, payload: pending.payload };
+    if (pending.timeLimitMs !== null) message.watch = true;
     this.worker.postMessage(message, pending.transfer);
   }
 
@@ -121,8 +158,15 @@ export class CoreClient {
       this.giveUp({ name: message.error.name, message: `the core could not load: ${message.error.message}` });
       return;
     }
+    if (message.type === 'started') {
+      const watched = this.inFlight.get(message.id);
+      if (watched?.timeLimitMs != null && watched.timer === null)
+        watched.timer = setTimeout(() => this.timedOut(worker, watched), watched.timeLimitMs);
+      return;
+    }
     const pending = this.inFlight.get(message.id);
     if (pending === undefined) return;
+    stopTimer(pending);
     this.inFlight.delete(message.id);
     if (!message.ok && message.fatal) {
       this.settle(pending, { status: 'error', error: message.error });
@@ -147,7 +191,10 @@ export class CoreClient {
     if (worker !== this.worker) return;
     worker.terminate();
     const lost: ErrorData = { name: reason.name, message: `the core stopped (${reason.name}: ${reason.message}) and was restarted` };
-    for (const pending of this.inFlight.values()) this.settle(pending, { status: 'error', error: lost });
+    for (const pending of this.inFlight.values()) {
+      stopTimer(pending);
+      this.settle(pending, { status: 'error', error: lost });
+    }
     this.inFlight.clear();
     const now = Date.now();
     this.restartTimes = [...this.restartTimes.filter((t) => now - t < RESTART_WINDOW_MS), now];
@@ -155,21 +202,58 @@ export class CoreClient {
       this.giveUp({ name: reason.name, message: `the core keeps stopping (${reason.message}); reload the page to try again` });
       return;
     }
+    this.replace(reason, []);
+  }
+
+  /** A watched request ran past its time limit: stop the worker, start another. */
+  private timedOut(worker: WorkerLike, pending: Pending): void {
+    if (worker !== this.worker || this.inFlight.get(pending.id) !== pending) return;
+    worker.terminate();
+    this.inFlight.delete(pending.id);
+    pending.timer = null;
+    const reason: ErrorData = { name: TIME_LIMIT_ERROR, message: `stopped after ${formatSeconds(pending.timeLimitMs!)}` };
+    this.settle(pending, { status: 'error', error: reason });
+    // The worker runs requests in arrival order: the others in flight were queued
+    // behind this one and never started, so the new worker runs them. (A time
+    // limit is not a crash: it does not count towards giving up.)
+    const queued = [...this.inFlight.values()];
+    this.inFlight.clear();
+    for (const p of queued) stopTimer(p);
+    this.replace(reason, queued);
+  }
+
+  /** Starts a new worker; after onRestart, sends `again` and what was waiting (oldest first). */
+  private replace(reason: ErrorData, again: Pending[]): void {
     this.restarts += 1;
     this.worker = this.start();
-    // Requests that were waiting go to the new worker.
-    const waiting = [...this.waiting.values()];
+    const waiting = [...again, ...this.waiting.values()].sort((a, b) => a.id - b.id);
     this.waiting.clear();
-    for (const pending of waiting) this.send(pending);
     this.events.onRestart?.(reason, this.restarts);
+    for (const pending of waiting) {
+      if (this.latest.get(pending.kind) !== pending.id) pending.resolve({ status: 'stale' });
+      else this.enqueue(pending);
+    }
   }
 
   private giveUp(reason: ErrorData): void {
     this.failed = reason;
     this.worker.terminate();
-    for (const pending of [...this.inFlight.values(), ...this.waiting.values()]) pending.resolve({ status: 'error', error: reason });
+    for (const pending of [...this.inFlight.values(), ...this.waiting.values()]) {
+      stopTimer(pending);
+      pending.resolve({ status: 'error', error: reason });
+    }
     this.inFlight.clear();
     this.waiting.clear();
     this.events.onFailed?.(reason);
   }
+}
+
+function stopTimer(pending: Pending): void {
+  if (pending.timer !== null) clearTimeout(pending.timer);
+  pending.timer = null;
+}
+
+/** 3000 -> "3 s", 2500 -> "2.5 s". */
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toPrecision(3))} s`;
 }

@@ -26,10 +26,13 @@ let loading: Promise<boolean> | null = null;
 
 /** Fetches the weights with progress and loads them into the worker (once). Resolves true when ready. */
 export function ensureWeights(): Promise<boolean> {
-  loading ??= fetchAndLoad().then((ok) => {
-    if (!ok) loading = null; // a retry may fetch again
-    return ok;
-  });
+  if (loading === null) {
+    const first: Promise<boolean> = fetchAndLoad().then((ok) => {
+      if (!ok && loading === first) loading = null; // a retry may fetch again
+      return ok;
+    });
+    loading = first;
+  }
   return loading;
 }
 
@@ -72,12 +75,24 @@ async function readWithProgress(response: Response, total: number | null): Promi
   return out.buffer;
 }
 
+// A new worker (after a crash, or a lesson cell stopped at its time limit) has no
+// model: load the kept file again. Whoever uses the model (the inspector's effect,
+// a lesson step through ensureWeights) waits for this reload.
+restartListeners.push(() => {
+  if (kept === null) return;
+  const reload = sendWeights().then((ok) => {
+    if (!ok && loading === reload) loading = null;
+    return ok;
+  });
+  loading = reload;
+});
+
 /** Moves a copy of the kept file to the worker (the copy is transferred, not cloned). */
 async function sendWeights(): Promise<boolean> {
   if (kept === null) return false;
   const copy = kept.slice(0);
   weights.value = { status: 'loading', bytes: kept.byteLength };
-  const o = await core.request('loadWeights', { bytes: copy }, [copy]);
+  const o = await core.request('loadWeights', { bytes: copy }, { transfer: [copy] });
   if (o.status === 'ok') {
     const problem = checkShape(o.value);
     if (problem !== null) {
@@ -150,10 +165,6 @@ export function startInspector(): void {
     inspectorSettings.value; // subscribe
     promptRun.value;
     if (weights.value.status === 'ready') reinspect();
-  });
-  restartListeners.push(() => {
-    // the new worker has no model: load the kept file again, then the effect re-runs
-    if (kept !== null) void sendWeights();
   });
 }
 

@@ -170,12 +170,17 @@ export interface Request<K extends Kind = Kind> {
   id: number;
   kind: K;
   payload: CoreApi[K]['request'];
+  /** The client keeps a time limit on this request: say 'started' when its work begins. */
+  watch?: boolean;
 }
 
 export type Response =
   | { type: 'result'; id: number; ok: true; value: unknown; computeMs: number }
   // fatal: the core trapped (WebAssembly.RuntimeError); the worker is unusable.
   | { type: 'result'; id: number; ok: false; error: ErrorData; fatal: boolean }
+  // A watched request's work begins now (its time limit counts from here, not from
+  // the moment it was sent: loading the core or earlier requests do not count).
+  | { type: 'started'; id: number }
   | { type: 'ready' }
   | { type: 'loadFailed'; error: ErrorData };
 

@@ -8,7 +8,7 @@
 // One effect sends the lab settings to the worker whenever they change; the
 // client drops stale results, so only the newest settings reach the screen.
 import { effect, signal } from '@preact/signals';
-import { CoreClient, type WorkerLike } from './coreClient';
+import { CoreClient, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
 import { readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
 import type { ErrorData, LabResult, SeedRow } from './protocol';
@@ -55,9 +55,13 @@ export const core = new CoreClient(
       coreStatus.value = 'ready';
     },
     onRestart: (reason, restarts) => {
+      const times = restarts > 1 ? ` (${restarts} times so far)` : '';
       coreNotice.value = {
         kind: 'restarted',
-        text: `The core stopped (${reason.name}: ${reason.message}) and was restarted${restarts > 1 ? ` (${restarts} times so far)` : ''}. Your settings are kept.`,
+        text:
+          reason.name === TIME_LIMIT_ERROR
+            ? `Lesson code ran too long (${reason.message}), so the core was stopped and restarted${times}. Your settings and progress are kept.`
+            : `The core stopped (${reason.name}: ${reason.message}) and was restarted${times}. Your settings are kept.`,
       };
       recompute(); // the result on screen came from the old worker: ask the new one
       for (const listener of restartListeners) listener();

@@ -1,7 +1,14 @@
 // A code cell: JavaScript against the core facade, run in the worker (never on
 // the page), printing with print(). The learner can edit and re-run it.
 import { useEffect, useState } from 'preact/hooks';
+import { TIME_LIMIT_ERROR } from '../app/coreClient';
+import type { ErrorData } from '../app/protocol';
 import { ask } from './lessonCore';
+
+/** What the cell shows for an error; a time limit gets a hint instead of a name. */
+export function cellError(e: ErrorData): string {
+  return e.name === TIME_LIMIT_ERROR ? `${e.message} — did the code loop forever?` : `${e.name}: ${e.message}`;
+}
 
 export function CodeCell({ code, channel }: { code: string; channel: string }) {
   const [text, setText] = useState(code);
@@ -12,8 +19,8 @@ export function CodeCell({ code, channel }: { code: string; channel: string }) {
     void ask(channel, { op: 'code', code: source }).then((o) => {
       if (o.status === 'stale') return;
       setBusy(false);
-      if (o.status === 'ok') setOut({ output: o.value.output, error: o.value.error && `${o.value.error.name}: ${o.value.error.message}` });
-      else setOut({ output: '', error: `${o.error.name}: ${o.error.message}` });
+      if (o.status === 'ok') setOut({ output: o.value.output, error: o.value.error && cellError(o.value.error) });
+      else setOut({ output: '', error: cellError(o.error) });
     });
   };
   useEffect(() => run(code), [code]);

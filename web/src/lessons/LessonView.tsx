@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ensureWeights } from '../app/inspectorState';
 import { CheckCard } from './CheckCard';
-import { CodeCell } from './CodeCell';
+import { CodeCell, cellError } from './CodeCell';
 import { ask } from './lessonCore';
 import { Markdown, type Values } from './Markdown';
 import { stepExpressions, type Lesson } from './parse';
@@ -43,7 +43,7 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
       ask('step-values', { op: 'eval', exprs }).then((o) => {
         if (!live) return;
         if (o.status === 'ok') setValues(new Map(exprs.map((e, i) => [e, o.value.values[i]])));
-        else if (o.status === 'error') setValuesError(`${o.error.name}: ${o.error.message}`);
+        else if (o.status === 'error') setValuesError(cellError(o.error));
       }),
     );
     return () => {

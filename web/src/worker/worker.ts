@@ -3,6 +3,9 @@
 // work (see lab.ts). Errors are returned as data. A wasm trap
 // (WebAssembly.RuntimeError) leaves the module unusable: the worker reports it
 // as fatal and closes itself, and the page starts a fresh one (coreClient.ts).
+// A request with a time limit (a lesson's code cell) is announced with
+// 'started' when its work begins; if it runs too long (an endless loop) the page
+// terminates this worker and starts a fresh one.
 /// <reference lib="webworker" />
 import { loadGlass, type Glass } from '../core';
 import { errorData, type CoreApi, type Kind, type Request, type Response } from '../app/protocol';
@@ -40,9 +43,10 @@ const ready: Promise<Glass | null> = loadGlass().then(
 );
 
 self.onmessage = async (event: MessageEvent<Request>) => {
-  const { id, kind, payload } = event.data;
+  const { id, kind, payload, watch } = event.data;
   const glass = await ready;
   if (glass === null) return; // loadFailed was already reported
+  if (watch) post({ type: 'started', id });
   try {
     const handler = handlers[kind] as (g: Glass, p: unknown) => unknown;
     const t0 = performance.now();

@@ -2,10 +2,15 @@
 // step renders (screenshot each), widgets respond, code cells print the seed's
 // output, checks accept the core's answer and refuse a wrong one, progress
 // survives a reload, deep links open their step, garbage in storage is harmless.
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = 'build/screenshots';
 const STEPS = 8;
+/** The checks the lesson file has, counted from the file (the home page must say the same). */
+const CHECKS = readFileSync('web/src/lessons/rmsnorm.md', 'utf8')
+  .split('\n')
+  .filter((line) => /^```check\s*$/.test(line)).length;
 
 async function openStep(page: Page, step: number) {
   await page.goto(`./?view=lessons&lesson=rmsnorm&step=${step}`);
@@ -50,6 +55,7 @@ test('walk the whole lesson: every step renders, checks judge with the core, scr
   test.setTimeout(180_000);
   await page.goto('./?view=lessons');
   await expect(page.getByTestId('lesson-card-rmsnorm')).toBeVisible();
+  await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} steps · ${CHECKS} checks`);
   await page.screenshot({ path: `${SHOTS}/lesson-home.png`, fullPage: true });
   await page.getByTestId('lesson-card-rmsnorm').getByRole('button', { name: 'Start' }).click();
   for (let step = 1; step <= STEPS; step++) {
@@ -70,7 +76,7 @@ test('walk the whole lesson: every step renders, checks judge with the core, scr
   await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} of ${STEPS} steps opened`);
   await page.reload();
   await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} of ${STEPS} steps opened`);
-  await expect(page.getByTestId('progress-rmsnorm')).not.toContainText(' 0 of');
+  await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${CHECKS} of ${CHECKS} checks right`);
 });
 
 test("code cells print the seed's verified output", async ({ page }) => {

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { formatArray, formatScalar } from '../../web/src/lessons/numpyFormat';
-import { isRight, parseAnswerNumber, parseLesson, stepExpressions, type Lesson } from '../../web/src/lessons/parse';
+import { isRight, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions, type Lesson } from '../../web/src/lessons/parse';
 import { readLessonUrl, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
 import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
 import { isWidgetName } from '../../web/src/lessons/widgetNames';
@@ -37,6 +37,18 @@ describe('lesson files', () => {
       expect(s.blocks.some((b) => b.kind === 'widget'), s.title).toBe(true);
       expect(s.blocks.filter((b) => b.kind === 'check').length, s.title).toBeGreaterThanOrEqual(2);
     }
+  });
+  it('the lesson path counts every check the file has (each ```check block, read from the file itself)', () => {
+    for (const f of files) {
+      const source = readFileSync(new URL(f, dir), 'utf8');
+      const fences = source.split('\n').filter((line) => /^```check\s*$/.test(line)).length;
+      const l = lessons.find((x) => x.slug === f.replace(/\.md$/, ''))!;
+      expect(lessonChecks(l).length, f).toBe(fences);
+      expect(new Set(lessonChecks(l).map((c) => c.id)).size, f).toBe(fences);
+    }
+    // RMSNorm: 2 + 2 + 2 + 3 + 3 + 3 + 2 + 2 (the commit that added it said 22; the file has 19)
+    const rms = lessons.find((x) => x.slug === 'rmsnorm')!;
+    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 2, 2, 3, 3, 3, 2, 2]);
   });
   it('a bad file is refused with a message naming the problem', () => {
     expect(() => parseLesson('x', 'no frontmatter')).toThrow(/frontmatter/);

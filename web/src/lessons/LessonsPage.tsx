@@ -1,6 +1,7 @@
 // The lesson path (home) or the lesson the address names.
 import { LESSONS, lessonBySlug } from './index';
 import { LessonView } from './LessonView';
+import { lessonChecks } from './parse';
 import { lessonProgress } from './progress';
 import { goTo, lessonRoute, progress, resetProgress } from './route';
 import './lessons.css';
@@ -29,7 +30,9 @@ function LessonPath() {
             );
           const l = entry.lesson;
           const p = lessonProgress(all, l.slug);
-          const checks = l.steps.flatMap((s) => s.blocks.filter((b) => b.kind === 'check')).length;
+          const checkIds = lessonChecks(l).map((c) => c.id);
+          const checks = checkIds.length;
+          const right = p.passed.filter((id) => checkIds.includes(id)).length;
           const seen = p.seen.filter((s) => s < l.steps.length).length;
           const started = seen > 0;
           const resume = Math.min(p.last, l.steps.length - 1);
@@ -40,7 +43,7 @@ function LessonPath() {
               <p>{l.summary}</p>
               <p class="lessons-status" data-testid={`progress-${l.slug}`}>
                 {l.steps.length} steps · {checks} checks ·{' '}
-                {started ? `${seen} of ${l.steps.length} steps opened, ${p.passed.length} of ${checks} checks right` : 'not started'}
+                {started ? `${seen} of ${l.steps.length} steps opened, ${right} of ${checks} checks right` : 'not started'}
               </p>
               <div class="lessons-bar" aria-hidden="true">
                 <span style={{ width: `${(100 * seen) / l.steps.length}%` }} />

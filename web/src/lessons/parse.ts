@@ -183,6 +183,11 @@ function parseCheck(body: string[], fail: (m: string) => never): CheckSpec {
   };
 }
 
+/** Every check of the lesson, in order (the lesson path counts these; progress remembers their ids). */
+export function lessonChecks(lesson: Lesson): CheckSpec[] {
+  return lesson.steps.flatMap((s) => s.blocks.flatMap((b) => (b.kind === 'check' ? [b.check] : [])));
+}
+
 /** Inline live values in prose: {{ expression }} or {{ expression | format }}. */
 export const LIVE_VALUE = /\{\{([\s\S]+?)\}\}/g;
 export const VALUE_FORMATS = /^(int|fixed:\d+|exp:\d+|sig:\d+|np|text)$/;

@@ -146,6 +146,58 @@ test('a deep link opens its step; keys and Back move between steps; a bad step i
   await expect(page).toHaveURL(/view=inspector.*compare=blocks\.1\.norm\.attn,blocks\.1\.resid\.attn|compare=blocks\.1\.norm\.attn%2Cblocks/);
 });
 
+test('Back and Forward: one history entry per navigation, across views and steps', async ({ page }) => {
+  const tabs = page.getByRole('navigation', { name: 'Views' });
+  const current = (name: string) => expect(tabs.getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
+  const atStep = (n: number) => expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(n));
+  const entries = () => page.evaluate(() => history.length);
+  await page.goto('./?view=lab');
+  await current('RMSNorm lab');
+  const start = await entries();
+  await tabs.getByRole('link', { name: 'Lessons', exact: true }).click();
+  await expect(page.getByTestId('lesson-path')).toBeVisible();
+  await page.getByTestId('lesson-card-rmsnorm').getByRole('button', { name: 'Start' }).click();
+  await atStep(1);
+  await page.keyboard.press('ArrowRight');
+  await atStep(2);
+  await page.waitForTimeout(300); // past the debounced replaceState
+  expect(await entries()).toBe(start + 3); // lessons, step 1, step 2: nothing doubled
+  await page.goBack();
+  await atStep(1);
+  await page.goBack();
+  await expect(page.getByTestId('lesson-path')).toBeVisible();
+  await page.goBack();
+  await current('RMSNorm lab');
+  await page.goForward();
+  await expect(page.getByTestId('lesson-path')).toBeVisible();
+  await page.goForward();
+  await atStep(1);
+
+  // a step's "open in the lab" button, then Back: the same step
+  await page.goto('./?view=lessons&lesson=rmsnorm&step=4');
+  await atStep(4);
+  const before = await entries();
+  await page.getByRole('button', { name: /Open these settings in the RMSNorm lab/ }).first().click();
+  await current('RMSNorm lab');
+  expect(await entries()).toBe(before + 1);
+  await page.goBack();
+  await atStep(4);
+
+  // a tour link to the inspector, then Back; the Lessons tab also returns to the step
+  await page.goto('./?view=lessons&lesson=rmsnorm&step=7');
+  await atStep(7);
+  await page.getByTestId('tour-link').first().click();
+  await current('Inspector');
+  await page.goBack();
+  await atStep(7);
+  await page.goForward();
+  await current('Inspector');
+  await tabs.getByRole('link', { name: 'Lessons', exact: true }).click();
+  await atStep(7);
+  await page.goBack();
+  await current('Inspector');
+});
+
 test('an endless loop in a code cell is stopped after 3 s; the core restarts with the weights and the next cell runs', async ({ page }) => {
   test.setTimeout(60_000);
   await openStep(page, 5); // loads the model's weights into the worker

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { formatArray, formatScalar } from '../../web/src/lessons/numpyFormat';
 import { isRight, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions, type Lesson } from '../../web/src/lessons/parse';
-import { readLessonUrl, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
+import { readLessonUrl, withLesson, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
 import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
 import { isWidgetName } from '../../web/src/lessons/widgetNames';
 import { loadWeights } from '../../web/src/worker/inspector';
@@ -80,6 +80,12 @@ describe('lesson addresses and progress', () => {
     expect(readLessonUrl('?lesson=rmsnorm&step=99', steps).problems[0]).toMatch(/step=/);
     expect(readLessonUrl('?lesson=nope', steps).route.slug).toBeNull();
     expect(writeLessonUrl({ slug: 'rmsnorm', step: 4 }, '?view=lab&x=3,4')).toBe('?view=lessons&x=3,4&lesson=rmsnorm&step=5');
+  });
+  it('a link from a step to another view keeps the lesson and step in the address', () => {
+    const here = '?view=lessons&lesson=rmsnorm&step=7';
+    expect(withLesson('?view=inspector&compare=a,b', here)).toBe('?view=inspector&compare=a,b&lesson=rmsnorm&step=7');
+    expect(withLesson('?view=lessons', here)).toBe('?view=lessons');
+    expect(withLesson('?view=lab', '?view=lessons')).toBe('?view=lab');
   });
   it('garbage in storage reads as no progress, never throws', () => {
     for (const junk of ['{', 'null', '[]', '42', '{"lessons": 7}', '{"lessons": {"rmsnorm": {"seen": "x", "passed": [1, "a"], "last": -3}}}']) {

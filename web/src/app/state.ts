@@ -108,15 +108,16 @@ export function startApp(): void {
 
   // URL: a view change is a history entry; settings replace the current one
   // (debounced: browsers throttle rapid history updates while a slider moves).
+  // A navigation that writes its own entry first (a lesson step, Back/Forward, a
+  // link inside a lesson) leaves the address already showing the new view, so
+  // nothing more is pushed: one click, one entry, one Back.
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let lastView = view.peek();
   effect(() => {
     const state = { view: view.value, lab: labSettings.value };
     const inspector = inspectorSettings.value;
     const address = () => writeInspectorUrl(inspector, writeUrl(state, location.search));
     clearTimeout(timer);
-    if (state.view !== lastView) {
-      lastView = state.view;
+    if (state.view !== readUrl(location.search).state.view) {
       history.pushState(null, '', address());
       return;
     }
@@ -124,7 +125,6 @@ export function startApp(): void {
   });
   addEventListener('popstate', () => {
     const read = readUrl(location.search);
-    lastView = read.state.view;
     view.value = read.state.view;
     labSettings.value = read.state.lab;
     const inspector = readInspectorUrl(location.search);

@@ -41,3 +41,15 @@ export function writeLessonUrl(route: LessonRoute, currentSearch: string): strin
   }
   return `?${params.toString().replace(/%2C/g, ',')}`;
 }
+
+/** A link from a lesson to another view keeps `lesson` and `step` (the Lessons tab returns there). */
+export function withLesson(target: string, current: string): string {
+  const to = new URLSearchParams(target);
+  const from = new URLSearchParams(current);
+  const lesson = from.get('lesson');
+  if (to.get('view') === 'lessons' || to.has('lesson') || lesson === null) return target;
+  to.set('lesson', lesson);
+  const step = from.get('step');
+  if (step !== null) to.set('step', step);
+  return `?${to.toString().replace(/%2C/g, ',')}`;
+}

@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { urlProblems, view } from '../app/state';
 import { lessonBySlug } from './index';
-import { readLessonUrl, writeLessonUrl, type LessonRoute } from './lessonUrl';
+import { readLessonUrl, withLesson, writeLessonUrl, type LessonRoute } from './lessonUrl';
 import { lessonProgress, readProgress, writeProgress, type Progress } from './progress';
 
 const stepsOf = (slug: string) => lessonBySlug(slug)?.steps.length ?? null;
@@ -42,11 +42,15 @@ export function resetProgress(slug: string): void {
   updateProgress(slug, () => ({ seen: [], passed: [], last: 0 }));
 }
 
-/** Opens a lesson step (or the lesson path, slug null) as a new history entry. */
+/**
+ * Opens a lesson step (or the lesson path, slug null) as one new history entry.
+ * The address is written first: app/state.ts then sees the lessons view already
+ * in it and pushes nothing more, even when coming from another view.
+ */
 export function goTo(route: LessonRoute): void {
+  history.pushState(null, '', writeLessonUrl(route, location.search));
   lessonRoute.value = route;
   view.value = 'lessons';
-  history.pushState(null, '', writeLessonUrl(route, location.search));
 }
 
 addEventListener('popstate', () => {
@@ -54,9 +58,13 @@ addEventListener('popstate', () => {
   lessonRoute.value = read.route;
 });
 
-/** In-app navigation for links inside lessons (?view=inspector&...): the app reads the address as on Back/Forward. */
+/**
+ * In-app navigation for links inside lessons (?view=inspector&...): the app reads
+ * the address as on Back/Forward. A link to another view keeps the lesson and
+ * step in the address, so the Lessons tab returns to the step it came from.
+ */
 export function openAddress(search: string): void {
-  history.pushState(null, '', search);
+  history.pushState(null, '', withLesson(search, location.search));
   dispatchEvent(new PopStateEvent('popstate'));
   scrollTo(0, 0);
 }

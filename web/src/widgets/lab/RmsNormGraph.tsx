@@ -3,7 +3,7 @@
 // the chosen scalar (sum of y, or one coordinate), its gradient.
 import type { GraphNodeView, LabResult } from '../../app/protocol';
 import { labSettings } from '../../app/state';
-import { VectorView } from './VectorView';
+import { GraphChain } from './GraphChain';
 import './RmsNormGraph.css';
 
 const OP_TEXT: Record<string, string> = {
@@ -22,7 +22,6 @@ function title(n: GraphNodeView): string {
 
 export function RmsNormGraph({ result }: { result: LabResult }) {
   const { graph, d } = result;
-  const byId = new Map(graph.map((n) => [n.id, n]));
   const grad = result.grad;
   const targetText = grad === 'sum' ? 'sum(y)' : `y[${grad}]`;
   return (
@@ -49,35 +48,7 @@ export function RmsNormGraph({ result }: { result: LabResult }) {
           ))}
         </select>
       </label>
-      <ol class="rms-graph-chain">
-        {graph.map((n, i) => {
-          const next = graph[i + 1];
-          const feedsNext = next !== undefined && next.inputs.includes(n.id);
-          return (
-            <li key={n.id} class={`rms-graph-node rms-graph-${n.op}`} data-op={n.op} data-testid={`graph-node-${n.op}`}>
-              <div class="rms-graph-card">
-                <div class="rms-graph-op">{title(n)}</div>
-                <div class="rms-graph-meta">
-                  #{n.id} · shape ({n.shape.join(', ')}){n.detail ? ` · ${n.detail}` : ''}
-                  {n.inputs.length > 0 && ` · from ${n.inputs.map((id) => `#${id} ${byId.get(id)?.op === 'leaf' ? byId.get(id)?.name : byId.get(id)?.op}`).join(', ')}`}
-                </div>
-                <div class="rms-graph-row">
-                  <span class="rms-graph-label">value</span> <VectorView values={n.value} digits={5} />
-                </div>
-                <div class="rms-graph-row">
-                  <span class="rms-graph-label">grad</span>{' '}
-                  {n.grad === null ? <span class="rms-graph-none">none</span> : <VectorView values={n.grad} digits={5} testid={`graph-grad-${n.op}`} />}
-                </div>
-              </div>
-              {next !== undefined && (
-                <span class="rms-graph-arrow" aria-hidden="true">
-                  {feedsNext ? '→' : '·'}
-                </span>
-              )}
-            </li>
-          );
-        })}
-      </ol>
+      <GraphChain graph={graph} title={title} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 // The three papers behind this lesson, and what each does (and does not) say
 // about this model. The model's side is read from the loaded weights' configuration.
 import { useEffect } from 'preact/hooks';
+import { fmtScale } from '../../app/format';
 import { ensureWeights, weights } from '../../app/inspectorState';
 import './lessonWidgets.css';
 
@@ -37,7 +38,7 @@ export function References() {
       </ol>
       <p class="widget-note" data-testid="refs-model">
         {w.status === 'ready'
-          ? `This model, as loaded: ${w.info.blocks} pre-norm blocks, ${w.info.norms} RMSNorm layers with ε = ${w.info.eps}, ${w.info.blocks * 2} residual additions, no LayerNorm.`
+          ? `This model, as loaded: ${w.info.blocks} pre-norm blocks, ${w.info.norms} RMSNorm layers with ε = ${fmtScale(w.info.eps)}, ${w.info.blocks * 2} residual additions, no LayerNorm.`
           : 'Loading the model’s configuration…'}
       </p>
     </div>

@@ -79,6 +79,49 @@ test('walk the whole lesson: every step renders, checks judge with the core, scr
   await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${CHECKS} of ${CHECKS} checks right`);
 });
 
+test('walk the tensors and autograd lesson: steps, code cells, widgets answered by the core, checks, screenshots', async ({ page }) => {
+  test.setTimeout(120_000);
+  const steps = readFileSync('web/src/lessons/tensors-autograd.md', 'utf8').split('\n').filter((l) => l.startsWith('## ')).length;
+  await page.goto('./?view=lessons');
+  await page.getByTestId('lesson-card-tensors-autograd').getByRole('button', { name: 'Start' }).click();
+  for (let step = 1; step <= steps; step++) {
+    await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(step));
+    await expect(page).toHaveURL(new RegExp(`lesson=tensors-autograd&step=${step}`));
+    await expect(page.getByTestId('unknown-widget')).toHaveCount(0);
+    for (const out of await page.getByTestId('code-output').all()) await expect(out).not.toHaveText('Running…');
+    await expect(page.locator('.code-cell-error')).toHaveCount(0);
+    if (step === 2) {
+      // broadcasting: the core's shape, then its refusal
+      await expect(page.getByTestId('bc-verdict')).toContainText('shape (4, 2, 3): 24 elements');
+      await page.getByTestId('bc-a').fill('3');
+      await page.getByTestId('bc-b').fill('4');
+      await expect(page.getByTestId('bc-verdict')).toContainText('The core refuses');
+      await page.getByTestId('bc-a').fill('4, 1, 3');
+      await page.getByTestId('bc-b').fill('2, 1');
+      await expect(page.getByTestId('bc-verdict')).toContainText('24 elements');
+    }
+    if (step === 5) {
+      // the recorded graph: y and the gradients follow the inputs
+      await expect(page.getByTestId('graph-y')).toHaveText('38');
+      await page.getByTestId('graph-b').fill('1, 1, 1');
+      await expect(page.getByTestId('graph-y')).toHaveText('12');
+      await page.getByTestId('graph-expression').selectOption('sq-mean');
+      await expect(page.getByTestId('graph-node-square')).toBeVisible();
+      await page.getByTestId('graph-expression').selectOption('mul-add');
+      await page.getByTestId('graph-b').fill('4, 5, 6');
+      await expect(page.getByTestId('graph-y')).toHaveText('38');
+    }
+    await answerChecks(page);
+    await page.screenshot({ path: `${SHOTS}/lesson-tensors-${step}.png`, fullPage: true });
+    if (step < steps) {
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('ArrowRight');
+    }
+  }
+  await page.getByRole('button', { name: 'Back to the lesson path' }).click();
+  await expect(page.getByTestId('progress-tensors-autograd')).toContainText(`${steps} of ${steps} steps opened`);
+});
+
 test("code cells print the seed's verified output", async ({ page }) => {
   await openStep(page, 4);
   const out = page.getByTestId('code-output').first();

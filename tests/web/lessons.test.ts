@@ -10,7 +10,7 @@ import { readLessonUrl, withLesson, writeLessonUrl } from '../../web/src/lessons
 import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
 import { isWidgetName } from '../../web/src/lessons/widgetNames';
 import { loadWeights } from '../../web/src/worker/inspector';
-import { evaluate, runCode } from '../../web/src/worker/lessons';
+import { computeBroadcast, computeGraph, evaluate, runCode } from '../../web/src/worker/lessons';
 import { loadTestGlass } from './load';
 
 const dir = new URL('../../web/src/lessons/', import.meta.url);
@@ -151,6 +151,23 @@ describe('lessons against the real core', () => {
     for (const l of lessons)
       for (const s of l.steps)
         for (const b of s.blocks) if (b.kind === 'code') expect(runCode(glass, b.code).error, `${l.slug}: ${s.title}`).toBeNull();
+  });
+
+  it('the autograd-graph widget: the recorded graph with values and gradients (a used twice: b + 1)', () => {
+    const { y, nodes } = computeGraph(glass, { expression: 'mul-add', a: [1, 2, 3], b: [4, 5, 6] });
+    expect(y).toBe(4 + 10 + 18 + 6);
+    expect(nodes.map((n) => n.op)).toEqual(['leaf', 'leaf', 'mul', 'add', 'sum']);
+    expect(nodes.find((n) => n.name === 'a')!.grad).toEqual([5, 6, 7]);
+    expect(nodes.find((n) => n.name === 'b')!.grad).toEqual([1, 2, 3]);
+    expect(nodes.at(-1)!.grad).toEqual([1]);
+    expect(() => computeGraph(glass, { expression: 'sq-mean', a: [1, 2], b: [1] })).toThrow(/same length/);
+  });
+
+  it('the broadcasting widget: shapes from the core, its error for shapes that do not fit', () => {
+    expect(computeBroadcast(glass, { a: [4, 1, 3], b: [2, 1] })).toEqual({ shape: [4, 2, 3], numel: 24 });
+    expect(computeBroadcast(glass, { a: [], b: [5] })).toEqual({ shape: [5], numel: 5 });
+    expect(() => computeBroadcast(glass, { a: [3], b: [4] })).toThrow(/broadcast/);
+    expect(() => computeBroadcast(glass, { a: [1000], b: [1] })).toThrow(/0 to 64/);
   });
 
   it('a failing code cell reports the error as data and keeps what it printed', () => {

@@ -61,7 +61,7 @@ function LessonPath() {
         })}
       </ol>
       <p class="lessons-more">
-        More lessons on the path — tensors and autograd, bytes and embeddings, attention, SwiGLU, logits and the loss —
+        More lessons on the path — bytes and embeddings, attention, SwiGLU, logits and the loss —
         come as files in <code>web/src/lessons/</code>.
       </p>
     </section>

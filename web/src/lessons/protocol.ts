@@ -1,6 +1,6 @@
 // The 'lesson' request kind (app/protocol.ts): what lessons ask the worker.
 // Plain data only. The worker side is web/src/worker/lessons.ts.
-import type { ErrorData } from '../app/protocol';
+import type { ErrorData, GraphNodeView } from '../app/protocol';
 
 /** A value an expression or widget returned: numbers, strings, booleans, nested arrays of numbers. */
 export type Plain = number | string | boolean | null | Plain[] | { [key: string]: Plain };
@@ -55,13 +55,43 @@ export interface ModelGradsResult {
   n: number;
 }
 
+/** The autograd-graph widget: one of a few small expressions of a and b (3 values each). */
+export const GRAPH_EXPRESSIONS = {
+  'mul-add': 'y = sum(a * b + a)',
+  'sq-mean': 'y = mean((a - b)²)',
+  'tanh-mul': 'y = sum(tanh(a * b))',
+} as const;
+export type GraphExpression = keyof typeof GRAPH_EXPRESSIONS;
+export interface GraphInput {
+  expression: GraphExpression;
+  a: number[];
+  b: number[];
+}
+export interface GraphResult {
+  y: number;
+  /** The recorded graph, inputs before users, after y.backward() with the graph and every gradient kept. */
+  nodes: GraphNodeView[];
+}
+
+/** The broadcasting widget: two shapes; the core broadcasts tensors of those shapes. */
+export interface BroadcastInput {
+  a: number[];
+  b: number[];
+}
+export interface BroadcastResult {
+  shape: number[];
+  numel: number;
+}
+
 export type LessonRequest =
   | { op: 'code'; code: string }
   | { op: 'eval'; exprs: string[] }
   | { op: 'rows'; input: RowsInput }
   | { op: 'gamma'; input: GammaInput }
   | { op: 'path'; input: PathInput }
-  | { op: 'modelGrads'; input: ModelGradsInput };
+  | { op: 'modelGrads'; input: ModelGradsInput }
+  | { op: 'graph'; input: GraphInput }
+  | { op: 'broadcast'; input: BroadcastInput };
 
 export type LessonResponse =
   | { op: 'code'; output: string; error: ErrorData | null }
@@ -69,4 +99,6 @@ export type LessonResponse =
   | { op: 'rows'; result: RowsResult }
   | { op: 'gamma'; result: GammaRow[] }
   | { op: 'path'; result: PathResult }
-  | { op: 'modelGrads'; result: ModelGradsResult };
+  | { op: 'modelGrads'; result: ModelGradsResult }
+  | { op: 'graph'; result: GraphResult }
+  | { op: 'broadcast'; result: BroadcastResult };

@@ -13,6 +13,8 @@ export const WIDGET_NAMES = [
   'model-grad-norms',
   'inspector-tour',
   'references',
+  'autograd-graph',
+  'broadcast-shapes',
 ] as const;
 export type WidgetName = (typeof WIDGET_NAMES)[number];
 

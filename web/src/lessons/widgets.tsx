@@ -1,6 +1,8 @@
 // Widget name (as written in lesson files) -> component. TypeScript checks that
 // every name in widgetNames.ts has one; an unknown name shows a visible error.
 import type { FunctionComponent } from 'preact';
+import { AutogradGraph } from '../widgets/lessons/AutogradGraph';
+import { BroadcastExplorer } from '../widgets/lessons/BroadcastExplorer';
 import { BlockDiagram } from '../widgets/lessons/BlockDiagram';
 import { GammaCounterexample } from '../widgets/lessons/GammaCounterexample';
 import { GradientPath } from '../widgets/lessons/GradientPath';
@@ -25,6 +27,8 @@ const REGISTRY: Record<WidgetName, FunctionComponent<WidgetProps>> = {
   'model-grad-norms': ModelGradNorms,
   'inspector-tour': InspectorTour,
   references: References,
+  'autograd-graph': AutogradGraph,
+  'broadcast-shapes': BroadcastExplorer,
 };
 
 export function LessonWidget({ name, args }: { name: string; args: Record<string, string> }) {

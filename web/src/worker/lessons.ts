@@ -9,8 +9,12 @@ import { GlassError, Tensor, type Glass } from '../core';
 import { errorData } from '../app/protocol';
 import { formatArray, formatScalar, type Nested } from '../lessons/numpyFormat';
 import type {
+  BroadcastInput,
+  BroadcastResult,
   GammaInput,
   GammaRow,
+  GraphInput,
+  GraphResult,
   LessonRequest,
   LessonResponse,
   ModelGradsInput,
@@ -231,6 +235,39 @@ function path(glass: Glass, { matrix, scale, depth }: PathInput): PathResult {
   });
 }
 
+/** Records y for the chosen expression, runs backward keeping the graph, and copies it out. */
+function graph(glass: Glass, { expression, a: av, b: bv }: GraphInput): GraphResult {
+  if (av.length !== bv.length || av.length < 1 || av.length > 8) throw new GlassError('graph: a and b need the same length, 1 to 8 values');
+  return glass.scope(() => {
+    const a = glass.tensor(av, { dtype: 'float64', requiresGrad: true }).named('a'); // (k,)
+    const b = glass.tensor(bv, { dtype: 'float64', requiresGrad: true }).named('b'); // (k,)
+    const y =
+      expression === 'mul-add' ? a.mul(b).add(a).sum() : expression === 'sq-mean' ? a.sub(b).square().mean() : a.mul(b).tanh().sum(); // ()
+    y.backward({ retainGraph: true, retainGrads: true });
+    const nodes = glass.traceGraph(y).map((n) => ({
+      id: n.id,
+      op: n.op,
+      detail: n.detail,
+      name: n.name,
+      inputs: n.inputs,
+      shape: n.shape,
+      value: n.value === null ? [] : values(n.value),
+      grad: n.grad === null ? null : values(n.grad),
+    }));
+    return { y: y.item(), nodes };
+  });
+}
+
+/** Broadcasts zero tensors of the two shapes with the core's add: its shape, or its error. */
+function broadcast(glass: Glass, { a, b }: BroadcastInput): BroadcastResult {
+  for (const s of [a, b])
+    if (s.length > 4 || s.some((n) => !Number.isInteger(n) || n < 0 || n > 64)) throw new GlassError('shapes here have up to 4 axes, each of size 0 to 64');
+  return glass.scope(() => {
+    const y = glass.zeros(a).add(glass.zeros(b));
+    return { shape: [...y.shape], numel: y.numel };
+  });
+}
+
 function modelGrads({ text }: ModelGradsInput): ModelGradsResult {
   const m = loadedModel();
   if (m === null) throw new GlassError('the model is not loaded yet');
@@ -255,8 +292,12 @@ export function lesson(glass: Glass, request: LessonRequest): LessonResponse {
       return { op: 'path', result: path(glass, request.input) };
     case 'modelGrads':
       return { op: 'modelGrads', result: modelGrads(request.input) };
+    case 'graph':
+      return { op: 'graph', result: graph(glass, request.input) };
+    case 'broadcast':
+      return { op: 'broadcast', result: broadcast(glass, request.input) };
   }
 }
 
 /** For tests: run a code cell. */
-export { run as runCode };
+export { run as runCode, graph as computeGraph, broadcast as computeBroadcast };

@@ -1,0 +1,82 @@
+// A small expression of a and b, recorded by the core as it runs, then
+// differentiated: every node of the graph with its value and the gradient of y
+// that flowed back into it. Computed in the worker (the 'graph' lesson op).
+import { useEffect, useState } from 'preact/hooks';
+import { fmt } from '../../app/format';
+import type { GraphNodeView } from '../../app/protocol';
+import { ask } from '../../lessons/lessonCore';
+import { GRAPH_EXPRESSIONS, type GraphExpression, type GraphResult } from '../../lessons/protocol';
+import { GraphChain } from '../lab/GraphChain';
+import { parseList } from './BroadcastExplorer';
+import './lessonWidgets.css';
+
+const OP_TEXT: Record<string, string> = {
+  mul: 'multiply',
+  add: 'add',
+  sub: 'subtract',
+  square: 'square',
+  mean: 'mean',
+  sum: 'sum',
+  tanh: 'tanh',
+};
+const title = (n: GraphNodeView) => (n.op === 'leaf' ? `leaf ${n.name || '(unnamed)'}` : (OP_TEXT[n.op] ?? n.op));
+
+export function AutogradGraph() {
+  const [expression, setExpression] = useState<GraphExpression>('mul-add');
+  const [aText, setAText] = useState('1, 2, 3');
+  const [bText, setBText] = useState('4, 5, 6');
+  const [result, setResult] = useState<GraphResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const a = parseList(aText, false);
+  const b = parseList(bText, false);
+  const inputProblem =
+    a === null || b === null ? 'Type numbers separated by commas.' : a.length !== b.length ? `a has ${a.length} values and b has ${b.length}: give them the same length.` : null;
+
+  useEffect(() => {
+    if (inputProblem !== null || a === null || b === null) return;
+    void ask('autograd-graph', { op: 'graph', input: { expression, a, b } }).then((o) => {
+      if (o.status === 'ok') {
+        setResult(o.value.result);
+        setError(null);
+      } else if (o.status === 'error') setError(o.error.message);
+    });
+  }, [expression, aText, bText]);
+
+  return (
+    <div class="lesson-widget" data-testid="widget-autograd-graph">
+      <div class="widget-row">
+        <label>
+          Expression{' '}
+          <select data-testid="graph-expression" value={expression} onChange={(e) => setExpression(e.currentTarget.value as GraphExpression)}>
+            {Object.entries(GRAPH_EXPRESSIONS).map(([k, text]) => (
+              <option key={k} value={k}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          a <input data-testid="graph-a" value={aText} size={14} onInput={(e) => setAText(e.currentTarget.value)} />
+        </label>
+        <label>
+          b <input data-testid="graph-b" value={bText} size={14} onInput={(e) => setBText(e.currentTarget.value)} />
+        </label>
+      </div>
+      {(inputProblem ?? error) !== null && (
+        <p class="lesson-error" role="alert">
+          {inputProblem ?? error}
+        </p>
+      )}
+      {result !== null && (
+        <>
+          <p class="widget-note">
+            y = <span class="num" data-testid="graph-y">{fmt(result.y)}</span>. The core recorded {result.nodes.filter((n) => n.op !== 'leaf').length} op
+            nodes as the expression ran; after <code>y.backward()</code> each card shows ∂y/∂(that node). The leaves’ gradients are what a
+            training step would use.
+          </p>
+          <GraphChain graph={result.nodes} title={title} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+// Two shapes, aligned from the right as numpy does; the core broadcasts zero
+// tensors of those shapes with its own add and reports the result's shape, or
+// the error it raises (the 'broadcast' lesson op). Nothing is computed here.
+import { useEffect, useState } from 'preact/hooks';
+import { ask } from '../../lessons/lessonCore';
+import type { BroadcastResult } from '../../lessons/protocol';
+import './lessonWidgets.css';
+
+/** "4, 1, 3" -> [4, 1, 3]; "" -> [] when empty is allowed (a scalar's shape); null if unreadable. */
+export function parseList(text: string, allowEmpty: boolean): number[] | null {
+  const t = text.trim().replace(/^[([]|[)\]]$/g, '').trim();
+  if (t === '') return allowEmpty ? [] : null;
+  const parts = t.split(/[\s,]+/).filter((p) => p !== '');
+  const xs = parts.map(Number);
+  return xs.every((x) => Number.isFinite(x)) ? xs : null;
+}
+
+/** "3" -> "(3,)", "2, 1" -> "(2, 1)". */
+const label = (text: string) => (text.includes(',') ? `(${text})` : `(${text},)`);
+
+const PRESETS: [string, string][] = [
+  ['4, 1, 3', '2, 1'],
+  ['2, 3', '3'],
+  ['5, 128', '128'],
+  ['3', '4'],
+];
+
+export function BroadcastExplorer() {
+  const [aText, setAText] = useState(PRESETS[0][0]);
+  const [bText, setBText] = useState(PRESETS[0][1]);
+  const [result, setResult] = useState<BroadcastResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const a = parseList(aText, true);
+  const b = parseList(bText, true);
+
+  useEffect(() => {
+    if (a === null || b === null) return;
+    void ask('broadcast', { op: 'broadcast', input: { a, b } }).then((o) => {
+      if (o.status === 'ok') {
+        setResult(o.value.result);
+        setError(null);
+      } else if (o.status === 'error') {
+        setResult(null);
+        setError(o.error.message);
+      }
+    });
+  }, [aText, bText]);
+
+  const width = Math.max(a?.length ?? 0, b?.length ?? 0, result?.shape.length ?? 0);
+  const padded = (s: number[]) => [...Array(width - s.length).fill(''), ...s];
+  return (
+    <div class="lesson-widget" data-testid="widget-broadcast">
+      <div class="widget-row">
+        <label>
+          shape of a <input data-testid="bc-a" value={aText} size={12} onInput={(e) => setAText(e.currentTarget.value)} />
+        </label>
+        <label>
+          shape of b <input data-testid="bc-b" value={bText} size={12} onInput={(e) => setBText(e.currentTarget.value)} />
+        </label>
+        {PRESETS.map(([x, y]) => (
+          <button key={x + y} type="button" onClick={() => (setAText(x), setBText(y))}>
+            {label(x)} + {label(y)}
+          </button>
+        ))}
+      </div>
+      {a === null || b === null ? (
+        <p class="lesson-error" role="alert">
+          Type each shape as sizes separated by commas, for example 4, 1, 3 (empty for a scalar).
+        </p>
+      ) : (
+        <table class="bc-table">
+          <tbody>
+            <tr>
+              <th>a</th>
+              {padded(a).map((n, i) => (
+                <td key={i}>{n}</td>
+              ))}
+            </tr>
+            <tr>
+              <th>b</th>
+              {padded(b).map((n, i) => (
+                <td key={i}>{n}</td>
+              ))}
+            </tr>
+            <tr class="bc-result">
+              <th>a + b</th>
+              {result !== null && error === null ? (
+                padded(result.shape).map((n, i) => <td key={i}>{n}</td>)
+              ) : (
+                <td colSpan={Math.max(width, 1)}>—</td>
+              )}
+            </tr>
+          </tbody>
+        </table>
+      )}
+      <p class="widget-note" data-testid="bc-verdict" aria-live="polite">
+        {error !== null
+          ? `The core refuses: ${error}`
+          : result !== null
+            ? `The core's add gives shape (${result.shape.join(', ')}${result.shape.length === 1 ? ',' : ''}): ${result.numel.toLocaleString('en-US')} elements.`
+            : ''}
+      </p>
+    </div>
+  );
+}

@@ -136,14 +136,8 @@ if has_stage e2e; then
   t0=$(now)
   current="e2e (production build)"
   has_stage wasm || has_stage web || bash scripts/build.sh wasm --web
-  # The inspector needs public/weights/glass-kjv.safetensors. Until the trained file
-  # is committed, test against a random-init stand-in (never committed).
-  if [[ ! -f public/weights/glass-kjv.safetensors ]]; then
-    [[ -x build/native/glassllm ]] || bash scripts/build.sh native
-    say "test:e2e: no trained weights yet: a random-init stand-in (glassllm init --seed 1)"
-    mkdir -p public/weights
-    build/native/glassllm init --out public/weights/glass-kjv.safetensors --seed 1
-  fi
+  # the inspector and lessons load the shipped weights (committed, trained by npm run train)
+  [[ -f public/weights/glass-kjv.safetensors ]] || die "e2e: public/weights/glass-kjv.safetensors is missing"
   vite build
   current="e2e (playwright)"
   say "test:e2e: playwright test (Chromium, against vite preview of dist/)"

@@ -56,6 +56,11 @@ run_case "random init (std 0.02), 128 bytes" "$W/init_seed1.safetensors" "$T128"
 run_case "large weights (std 0.2, F32 file), 128 bytes" "$W/large_std0.2_f32.safetensors" "$T128"
 run_case "large weights (std 0.2), 2-byte text" "$W/large_std0.2_f32.safetensors" "$T2"
 run_case "large weights (std 0.1, F64 file), eps 1e-2, short text" "$W/large_std0.1_f64.safetensors" "$TSHORT" --eps 1e-2
+# the weights the app ships, on text like what they were trained on
+SHIPPED=public/weights/glass-kjv.safetensors
+[[ -f "$SHIPPED" ]] || die "reference: $SHIPPED is missing (it is committed; a fresh clone has it)"
+TKJV='And God said, Let there be light: and there was light. And God saw the light, that it was good: and '
+run_case "shipped weights (glass-kjv), KJV text" "$SHIPPED" "$TKJV"
 
 say "reference: negative control (torch with interleaved RoPE must NOT match)"
 rc=0

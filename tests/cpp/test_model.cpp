@@ -13,6 +13,7 @@
 #include "glass/io/bytes.h"
 #include "glass/nn/model.h"
 #include "gradcheck.h"
+#include "weights_helpers.h"
 
 namespace {
 
@@ -55,27 +56,8 @@ std::vector<int32_t> random_ids(Generator& gen, size_t n, int64_t vocab) {
   return ids;
 }
 
-std::map<std::string, std::vector<double>> weights_of(nn::Model& m) {
-  std::map<std::string, std::vector<double>> out;
-  m.visit([&](const std::string& name, Tensor& p) { out[name] = p.to_vector(); });
-  return out;
-}
-
-// Bit-for-bit equality of two weight sets; on failure names the first tensor that differs.
-::testing::AssertionResult same_weights(const std::map<std::string, std::vector<double>>& a,
-                                        const std::map<std::string, std::vector<double>>& b) {
-  if (a.size() != b.size()) return ::testing::AssertionFailure() << a.size() << " tensors vs " << b.size();
-  for (const auto& [name, v] : a) {
-    auto it = b.find(name);
-    if (it == b.end()) return ::testing::AssertionFailure() << "\"" << name << "\" missing on one side";
-    if (it->second != v) {
-      size_t i = 0;
-      while (i < v.size() && i < it->second.size() && v[i] == it->second[i]) ++i;
-      return ::testing::AssertionFailure() << "\"" << name << "\" differs first at element " << i;
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
+using glass_test::same_weights;
+using glass_test::weights_of;
 
 // ---------------------------------------------------------------- parameter counts
 

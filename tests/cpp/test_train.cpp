@@ -16,6 +16,7 @@
 #include "glass/train/schedule.h"
 #include "glass/train/trainer.h"
 #include "gradcheck.h"
+#include "weights_helpers.h"
 
 namespace {
 
@@ -168,27 +169,8 @@ train::TrainOptions tiny_options(int64_t steps, uint64_t seed) {
   return o;
 }
 
-std::map<std::string, std::vector<double>> weights_of(nn::Model& m) {
-  std::map<std::string, std::vector<double>> out;
-  m.visit([&](const std::string& name, Tensor& p) { out[name] = p.to_vector(); });
-  return out;
-}
-
-// Bit-for-bit equality of two weight sets; on failure names the first tensor that differs.
-::testing::AssertionResult same_weights(const std::map<std::string, std::vector<double>>& a,
-                                        const std::map<std::string, std::vector<double>>& b) {
-  if (a.size() != b.size()) return ::testing::AssertionFailure() << a.size() << " tensors vs " << b.size();
-  for (const auto& [name, v] : a) {
-    auto it = b.find(name);
-    if (it == b.end()) return ::testing::AssertionFailure() << "\"" << name << "\" missing on one side";
-    if (it->second != v) {
-      size_t i = 0;
-      while (i < v.size() && i < it->second.size() && v[i] == it->second[i]) ++i;
-      return ::testing::AssertionFailure() << "\"" << name << "\" differs first at element " << i;
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
+using glass_test::same_weights;
+using glass_test::weights_of;
 
 TEST(Trainer, LossFallsOnATinyCorpus) {
   // Measured: starts at ln 256 = 5.55, ends near 0.1 (val ~0.07) after 150 steps

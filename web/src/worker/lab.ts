@@ -2,8 +2,9 @@
 // Tensor ops. Runs in the worker only: the page never does this math.
 //
 // Shapes: d = vector width, P = number of points on the scale curve.
-import type { Glass, Tensor } from '../core';
+import type { Glass } from '../core';
 import type { GraphNodeView, LabInput, LabResult, SeedRow } from '../app/protocol';
+import { graphView, values } from './graphView';
 
 /** The scale curve: P log-spaced values of c from 1e-8 to 1e8 (the lab's slider range). */
 export const CURVE_POINTS = 61;
@@ -15,7 +16,6 @@ function curveScales(): number[] {
   return Array.from({ length: CURVE_POINTS }, (_, i) => 10 ** (CURVE_LOG10_MIN + i * step));
 }
 
-const values = (t: Tensor): number[] => Array.from(t.data());
 
 export function computeLab(glass: Glass, input: LabInput): LabResult {
   const { dtype, eps, c } = input;
@@ -31,16 +31,7 @@ export function computeLab(glass: Glass, input: LabInput): LabResult {
     const y = norm.call(cx).named('y'); // (1, d)
     const target = input.grad === 'sum' ? y.sum() : y.slice(-1, input.grad, input.grad + 1).sum(); // ()
     target.backward({ retainGraph: true, retainGrads: true });
-    const graph: GraphNodeView[] = glass.traceGraph(y).map((n) => ({
-      id: n.id,
-      op: n.op,
-      detail: n.detail,
-      name: n.name,
-      inputs: n.inputs,
-      shape: n.shape,
-      value: n.value === null ? [] : values(n.value),
-      grad: n.grad === null ? null : values(n.grad),
-    }));
+    const graph: GraphNodeView[] = graphView(glass, y);
     // r and the mean square are the graph's own intermediate values.
     const nodeValue = (op: string): number => {
       const node = graph.find((n) => n.op === op);

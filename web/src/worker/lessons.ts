@@ -26,8 +26,8 @@ import type {
   RowsResult,
 } from '../lessons/protocol';
 import { depthNames, forgetRun, loadedModel } from './inspector';
+import { graphView, values } from './graphView';
 
-const values = (t: Tensor): number[] => Array.from(t.data());
 
 /** Turns what an expression returned into plain data (tensors become nested arrays). */
 function plain(v: unknown): Plain {
@@ -244,16 +244,7 @@ function graph(glass: Glass, { expression, a: av, b: bv }: GraphInput): GraphRes
     const y =
       expression === 'mul-add' ? a.mul(b).add(a).sum() : expression === 'sq-mean' ? a.sub(b).square().mean() : a.mul(b).tanh().sum(); // ()
     y.backward({ retainGraph: true, retainGrads: true });
-    const nodes = glass.traceGraph(y).map((n) => ({
-      id: n.id,
-      op: n.op,
-      detail: n.detail,
-      name: n.name,
-      inputs: n.inputs,
-      shape: n.shape,
-      value: n.value === null ? [] : values(n.value),
-      grad: n.grad === null ? null : values(n.grad),
-    }));
+    const nodes = graphView(glass, y);
     return { y: y.item(), nodes };
   });
 }

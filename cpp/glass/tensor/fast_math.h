@@ -21,7 +21,10 @@ namespace glass::detail {
   // reach the integer conversion (the comparisons send it to the low end).
   float xc = x >= -104.0f ? x : -104.0f;
   xc = xc <= 88.72284f ? xc : 88.72284f;
-  const float n = std::nearbyint(xc * 1.44269504088896341f);
+  // round to nearest by adding and removing 1.5 * 2^23 (exact for |n| < 2^22):
+  // unlike nearbyint, which clang leaves as a libm call in wasm, it vectorises everywhere
+  constexpr float kRound = 12582912.0f;
+  const float n = (xc * 1.44269504088896341f + kRound) - kRound;
   // r = x - n ln2 in two parts, so r keeps its low bits
   float r = xc - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;

@@ -12,13 +12,14 @@
 // created outside a scope must be disposed by the caller.
 import createGlassCore, { type GlassCoreOptions } from './wasm/glass_core.js';
 import type { Context } from './context';
+import { TrackedHandle } from './handle';
 import { flatten } from './data';
 import { GlassError, guarded } from './errors';
 import { RMSNorm } from './nn';
 import type { RawGenerator, RawModule } from './raw';
 import { HandleTracker } from './scope';
 import { Tensor } from './tensor';
-import type { DTypeName, Disposable, TensorData } from './types';
+import type { DTypeName, TensorData } from './types';
 
 export interface LoadOptions {
   /** The .wasm bytes. Needed in Node (Vitest); in the browser the glue fetches them. */
@@ -45,27 +46,12 @@ export interface GraphNode {
 }
 
 /** A seeded random stream: the same seed gives the same numbers natively and in wasm. */
-export class Generator implements Disposable {
-  private handle: RawGenerator | null;
-  constructor(
-    private readonly ctx: Context,
-    raw: RawGenerator,
-  ) {
-    this.handle = raw;
-    ctx.tracker.track(this);
+export class Generator extends TrackedHandle<RawGenerator> {
+  constructor(ctx: Context, raw: RawGenerator) {
+    super(ctx, raw, 'Generator');
   }
   get raw(): RawGenerator {
-    if (this.handle === null) throw new GlassError('this Generator was disposed');
-    return this.handle;
-  }
-  get isDisposed(): boolean {
-    return this.handle === null;
-  }
-  dispose(): void {
-    if (this.handle === null) return;
-    this.handle.delete();
-    this.handle = null;
-    this.ctx.tracker.forget(this);
+    return this.live;
   }
 }
 

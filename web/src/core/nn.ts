@@ -1,41 +1,24 @@
 // nn modules of the core, as facade handles.
 import type { Context } from './context';
-import { GlassError, guarded } from './errors';
+import { TrackedHandle } from './handle';
+import { guarded } from './errors';
 import type { RawRMSNorm } from './raw';
 import { Tensor } from './tensor';
-import type { DTypeName, Disposable } from './types';
+import type { DTypeName } from './types';
 
 /**
  * RMSNorm(x) = gamma * x / sqrt(mean(x^2 over the last axis) + eps), written in
  * the core from Tensor ops only (square, mean, add eps, sqrt, div, mul), so
  * backward and the graph trace show each step.
  */
-export class RMSNorm implements Disposable {
-  private handle: RawRMSNorm | null;
-
+export class RMSNorm extends TrackedHandle<RawRMSNorm> {
   /** Internal: use glass.rmsnorm(). Takes ownership of `raw`. */
-  constructor(
-    private readonly ctx: Context,
-    raw: RawRMSNorm,
-  ) {
-    this.handle = raw;
-    ctx.tracker.track(this);
+  constructor(ctx: Context, raw: RawRMSNorm) {
+    super(ctx, raw, 'RMSNorm');
   }
 
   private get raw(): RawRMSNorm {
-    if (this.handle === null) throw new GlassError('this RMSNorm was disposed (its scope ended, or dispose() was called)');
-    return this.handle;
-  }
-
-  get isDisposed(): boolean {
-    return this.handle === null;
-  }
-
-  dispose(): void {
-    if (this.handle === null) return;
-    this.handle.delete();
-    this.handle = null;
-    this.ctx.tracker.forget(this);
+    return this.live;
   }
 
   /** x (..., d) -> (..., d). */

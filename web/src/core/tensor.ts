@@ -5,40 +5,24 @@
 // current scope (see scope.ts for who frees what). Ops accept a Tensor or a
 // number where the C++ API has a scalar overload.
 import type { Context } from './context';
-import { GlassError, guarded } from './errors';
+import { TrackedHandle } from './handle';
+import { guarded } from './errors';
 import type { RawTensor } from './raw';
-import type { BackwardOptions, DTypeName, Disposable, NestedNumbers } from './types';
+import type { BackwardOptions, DTypeName, NestedNumbers } from './types';
 
 export type TensorOrNumber = Tensor | number;
 
-export class Tensor implements Disposable {
-  private handle: RawTensor | null;
+export class Tensor extends TrackedHandle<RawTensor> {
   private cachedShape: readonly number[] | null = null;
 
   /** Internal: use glass.tensor() and friends. Takes ownership of `raw`. */
-  constructor(
-    private readonly ctx: Context,
-    raw: RawTensor,
-  ) {
-    this.handle = raw;
-    ctx.tracker.track(this);
+  constructor(ctx: Context, raw: RawTensor) {
+    super(ctx, raw, 'Tensor');
   }
 
   /** The Embind handle (throws if disposed). For the facade's own use. */
   get raw(): RawTensor {
-    if (this.handle === null) throw new GlassError('this Tensor was disposed (its scope ended, or dispose() was called)');
-    return this.handle;
-  }
-
-  get isDisposed(): boolean {
-    return this.handle === null;
-  }
-
-  dispose(): void {
-    if (this.handle === null) return;
-    this.handle.delete();
-    this.handle = null;
-    this.ctx.tracker.forget(this);
+    return this.live;
   }
 
   // ---- metadata and values ----
@@ -92,7 +76,7 @@ export class Tensor implements Disposable {
     return this;
   }
   toString(): string {
-    return this.handle === null ? 'Tensor(disposed)' : `Tensor(${guarded(() => this.raw.describe())})`;
+    return this.isDisposed ? 'Tensor(disposed)' : `Tensor(${guarded(() => this.raw.describe())})`;
   }
 
   // ---- autograd ----

@@ -80,7 +80,7 @@ export interface SeedRow {
 
 // ---- the model inspector ----
 
-/** One run of the model: prompt (at most `context` UTF-8 bytes), eps of all 9 norms, dtype. */
+/** One run of the model: prompt (at most `context` UTF-8 bytes), eps of every norm, dtype. */
 export interface ModelRunSettings {
   text: string;
   eps: number;

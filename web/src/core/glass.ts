@@ -16,7 +16,7 @@ import { TrackedHandle } from './handle';
 import { flatten } from './data';
 import { GlassError, guarded } from './errors';
 import { RMSNorm } from './nn';
-import type { RawGenerator, RawModule } from './raw';
+import type { RawGenerator, RawGraphNode, RawModule } from './raw';
 import { HandleTracker } from './scope';
 import { Tensor } from './tensor';
 import type { DTypeName, TensorData } from './types';
@@ -27,18 +27,8 @@ export interface LoadOptions {
   locateFile?: GlassCoreOptions['locateFile'];
 }
 
-export interface GraphNode {
-  id: number;
-  /** "leaf" for tensors no op made; otherwise the core's op name ("square", "mean", ...). */
-  op: string;
-  /** Op arguments worth showing, e.g. "axis=-1, keepdim". */
-  detail: string;
-  name: string;
-  /** Ids of this node's inputs, in argument order. */
-  inputs: number[];
-  shape: number[];
-  dtype: DTypeName;
-  requiresGrad: boolean;
+/** A node of the recorded graph (raw.ts documents the fields), with facade tensors. */
+export interface GraphNode extends Omit<RawGraphNode, 'value' | 'grad'> {
   /** The tensor itself, or null if it no longer exists. A new handle. */
   value: Tensor | null;
   /** Its gradient after backward (leaves, or retainGrads), else null. A new handle. */

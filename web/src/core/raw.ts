@@ -51,9 +51,12 @@ export interface RawRMSNorm extends RawHandle {
 
 export interface RawGraphNode {
   id: number;
+  /** "leaf" for tensors no op made; otherwise the core's op name ("square", "mean", ...). */
   op: string;
+  /** Op arguments worth showing, e.g. "axis=-1, keepdim". */
   detail: string;
   name: string;
+  /** Ids of this node's inputs, in argument order. */
   inputs: number[];
   shape: number[];
   dtype: DTypeName;

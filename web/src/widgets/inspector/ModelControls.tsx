@@ -1,5 +1,6 @@
-// Model-wide settings: eps of all 9 RMSNorms (the same slider range as the lab,
+// Model-wide settings: eps of every RMSNorm (the same slider range as the lab,
 // or exactly 0) and float32 / float64 for every parameter and activation.
+import { weights } from '../../app/inspectorState';
 import { DEFAULT_MODEL_EPS } from '../../app/inspectorSettings';
 import { DTYPES, EPS_LOG10 } from '../../app/labSettings';
 import type { DTypeName } from '../../app/protocol';
@@ -11,11 +12,14 @@ const set = (patch: Partial<typeof inspectorSettings.value>) => (inspectorSettin
 
 export function ModelControls() {
   const s = inspectorSettings.value;
+  const w = weights.value;
+  // how many norms the slider reaches: counted by the core from the loaded model
+  const norms = w.status === 'ready' ? `all ${w.info.norms} RMSNorms` : 'every RMSNorm';
   return (
     <div class="model-controls">
       <LogSlider
         id="model-eps"
-        label="eps in all 9 RMSNorms"
+        label={`eps in ${norms}`}
         symbol="eps"
         log10Min={EPS_LOG10.min}
         log10Max={EPS_LOG10.max}

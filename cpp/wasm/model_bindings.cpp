@@ -185,6 +185,19 @@ double tensor_norm(ModelSession& s, std::string name, bool grad) {
 }
 
 // A parameter's gradient from the last backward, as {shape, data} (not batch-trimmed).
+// A parameter's values (for lessons that compute with the weights, e.g. one
+// head's attention pattern from wq/wk).
+val param(ModelSession& s, std::string name) {
+  for (const auto& [n, p] : model_of(s).named_parameters()) {
+    if (n != name) continue;
+    val out = val::object();
+    out.set("shape", js_numbers(p.shape()));
+    out.set("data", js_values(p));
+    return out;
+  }
+  throw Error("model: no parameter named \"" + name + "\"");
+}
+
 val param_grad(ModelSession& s, std::string name) {
   for (const auto& [n, p] : model_of(s).named_parameters()) {
     if (n != name) continue;
@@ -244,6 +257,7 @@ EMSCRIPTEN_BINDINGS(glass_model) {
       .function("rowRms", guard<&row_rms>)
       .function("difference", guard<&difference>)
       .function("tensorNorm", guard<&tensor_norm>)
+      .function("param", guard<&param>)
       .function("paramGrad", guard<&param_grad>)
       .function("topNext", guard<&top_next>);
   function("displayByte", guard<&display_byte>);

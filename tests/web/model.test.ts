@@ -81,6 +81,24 @@ describe('the model in wasm', () => {
     });
   }
 
+  it('gives a parameter\'s values exactly as stored in the weights file', () => {
+    model.loadWeights(weights);
+    // read the file independently: 8-byte little-endian header length, JSON header, raw F32 data
+    const view = new DataView(weights.buffer, weights.byteOffset, weights.byteLength);
+    const headerLength = Number(view.getBigUint64(0, true));
+    const header = JSON.parse(new TextDecoder().decode(weights.subarray(8, 8 + headerLength))) as Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
+    for (const name of ['tok_emb.weight', 'blocks.1.attn.wk.weight', 'norm_final.gamma']) {
+      const entry = header[name];
+      expect(entry.dtype).toBe('F32');
+      const start = weights.byteOffset + 8 + headerLength + entry.data_offsets[0];
+      const stored = new Float32Array(weights.buffer.slice(start, start + entry.data_offsets[1] - entry.data_offsets[0]));
+      const p = model.param(name);
+      expect(p.shape, name).toEqual(entry.shape);
+      expect(Array.from(p.data), name).toEqual(Array.from(stored));
+    }
+    expect(() => model.param('blocks.9.attn.wq.weight')).toThrow(/no parameter named "blocks.9.attn.wq.weight"/);
+  });
+
   it('gives top-5 next bytes with probabilities from the core', () => {
     model.run('And God said, Let there be ligh', { dtype: 'float32', backward: false });
     const top = model.topNext(5);

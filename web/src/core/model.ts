@@ -93,6 +93,7 @@ interface RawModelSession extends RawHandle {
   rowRms(name: string, grad: boolean): Float32Array | Float64Array;
   difference(a: string, b: string, grad: boolean): NamedTensor;
   tensorNorm(name: string, grad: boolean): number;
+  param(name: string): NamedTensor;
   paramGrad(name: string): NamedTensor;
   topNext(k: number): Prediction[];
 }
@@ -176,6 +177,10 @@ export class Model implements Disposable {
   /** The L2 norm of a snapshot (or of its gradient). */
   tensorNorm(name: string, pick: TensorPick = {}): number {
     return guarded(() => this.raw.tensorNorm(name, pick.grad ?? false));
+  }
+  /** A parameter's values (DESIGN.md name, e.g. "tok_emb.weight"), in the model's dtype. */
+  param(name: string): NamedTensor {
+    return guarded(() => this.raw.param(name));
   }
   paramGrad(name: string): NamedTensor {
     return guarded(() => this.raw.paramGrad(name));

@@ -4,16 +4,20 @@
 //   npx vite build && npx playwright test
 import { defineConfig } from '@playwright/test';
 
-const PORT = 4174; // not 4173, so a running `npm run preview` does not collide
+// not 4173, so a running `npm run preview` does not collide. Several sessions
+// can test side by side with their own build and port:
+//   GLASS_E2E_PORT=4180 GLASS_E2E_DIST=/tmp/me/dist npx playwright test tests/e2e/x.spec.ts
+const PORT = Number(process.env.GLASS_E2E_PORT ?? 4174);
+const DIST = process.env.GLASS_E2E_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results',
+  outputDir: process.env.GLASS_E2E_DIST ? `${DIST}/../test-results` : 'test-results',
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1, // 2 busy cores: one browser at a time
-  reporter: [['list'], ['json', { outputFile: 'build/playwright.json' }]],
+  reporter: [['list'], ['json', { outputFile: process.env.GLASS_E2E_DIST ? `${DIST}/../playwright.json` : 'build/playwright.json' }]],
   use: {
     browserName: 'chromium',
     baseURL: `http://127.0.0.1:${PORT}/`,
@@ -33,7 +37,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${DIST}`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 30_000,

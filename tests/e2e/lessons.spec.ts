@@ -2,54 +2,11 @@
 // step renders (screenshot each), widgets respond, code cells print the seed's
 // output, checks accept the core's answer and refuse a wrong one, progress
 // survives a reload, deep links open their step, garbage in storage is harmless.
-import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { SHOTS, answerChecks, lessonCounts, openStep as openLessonStep, walkLesson } from './lessonWalk';
 
-const SHOTS = 'build/screenshots';
-const STEPS = 8;
-/** The checks the lesson file has, counted from the file (the home page must say the same). */
-const CHECKS = readFileSync('web/src/lessons/rmsnorm.md', 'utf8')
-  .split('\n')
-  .filter((line) => /^```check\s*$/.test(line)).length;
-
-async function openStep(page: Page, step: number) {
-  await page.goto(`./?view=lessons&lesson=rmsnorm&step=${step}`);
-  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(step));
-}
-
-/** Answers every check of the step: wrong first (refused), then the core's answer (accepted). */
-async function answerChecks(page: Page) {
-  const checks = page.locator('form.check-card');
-  const count = await checks.count();
-  expect(count).toBeGreaterThanOrEqual(2);
-  for (let i = 0; i < count; i++) {
-    const card = checks.nth(i);
-    const id = (await card.getAttribute('data-testid'))!;
-    await expect(card.locator('button[type=submit]')).toBeVisible();
-    const radios = card.locator('input[type=radio]');
-    if ((await radios.count()) > 0) {
-      // choices: try each until one is right; the others must be refused
-      let right = false;
-      for (let r = 0; r < (await radios.count()); r++) {
-        await radios.nth(r).check();
-        await card.locator('button[type=submit]').click();
-        if (await page.getByTestId(`${id}-right`).isVisible()) right = true;
-        else await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
-      }
-      expect(right, id).toBe(true);
-      continue;
-    }
-    const input = card.locator('input[type=text]');
-    await input.fill('123456789');
-    await card.locator('button[type=submit]').click();
-    await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
-    await card.getByRole('button', { name: 'Show the core’s answer' }).click();
-    const shown = await card.locator('.check-feedback .num').textContent();
-    await input.fill(shown!.trim());
-    await card.locator('button[type=submit]').click();
-    await expect(page.getByTestId(`${id}-right`), id).toBeVisible();
-  }
-}
+const { steps: STEPS, checks: CHECKS } = lessonCounts('rmsnorm');
+const openStep = (page: Parameters<typeof openLessonStep>[0], step: number) => openLessonStep(page, 'rmsnorm', step);
 
 test('walk the whole lesson: every step renders, checks judge with the core, screenshots', async ({ page }) => {
   test.setTimeout(180_000);
@@ -81,15 +38,7 @@ test('walk the whole lesson: every step renders, checks judge with the core, scr
 
 test('walk the tensors and autograd lesson: steps, code cells, widgets answered by the core, checks, screenshots', async ({ page }) => {
   test.setTimeout(120_000);
-  const steps = readFileSync('web/src/lessons/tensors-autograd.md', 'utf8').split('\n').filter((l) => l.startsWith('## ')).length;
-  await page.goto('./?view=lessons');
-  await page.getByTestId('lesson-card-tensors-autograd').getByRole('button', { name: 'Start' }).click();
-  for (let step = 1; step <= steps; step++) {
-    await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(step));
-    await expect(page).toHaveURL(new RegExp(`lesson=tensors-autograd&step=${step}`));
-    await expect(page.getByTestId('unknown-widget')).toHaveCount(0);
-    for (const out of await page.getByTestId('code-output').all()) await expect(out).not.toHaveText('Running…');
-    await expect(page.locator('.code-cell-error')).toHaveCount(0);
+  await walkLesson(page, 'tensors-autograd', 'lesson-tensors', async (step) => {
     if (step === 2) {
       // broadcasting: the core's shape, then its refusal
       await expect(page.getByTestId('bc-verdict')).toContainText('shape (4, 2, 3): 24 elements');
@@ -111,15 +60,7 @@ test('walk the tensors and autograd lesson: steps, code cells, widgets answered 
       await page.getByTestId('graph-b').fill('4, 5, 6');
       await expect(page.getByTestId('graph-y')).toHaveText('38');
     }
-    await answerChecks(page);
-    await page.screenshot({ path: `${SHOTS}/lesson-tensors-${step}.png`, fullPage: true });
-    if (step < steps) {
-      await page.locator('body').click({ position: { x: 5, y: 5 } });
-      await page.keyboard.press('ArrowRight');
-    }
-  }
-  await page.getByRole('button', { name: 'Back to the lesson path' }).click();
-  await expect(page.getByTestId('progress-tensors-autograd')).toContainText(`${steps} of ${steps} steps opened`);
+  });
 });
 
 test("code cells print the seed's verified output", async ({ page }) => {

@@ -138,6 +138,21 @@ describe('lessons against the real core', () => {
     expect(d).toEqual({ ok: true, value: 128 });
   });
 
+  it('lesson code reads parameters and their gradients from the loaded model', () => {
+    const [shape, row, gradShape, missing] = evaluate(glass, [
+      "model.param('tok_emb.weight').shape",
+      "model.param('tok_emb.weight', 'float64').slice(0, 65, 66).reshape([128]).sub(glass.tensor(model.run('A', { backward: false }).snapshots.embed.data, { dtype: 'float64' })).square().sum().item()",
+      "(model.run('AB'), model.paramGrad('head.weight').shape)",
+      "model.param('nope')",
+    ]);
+    expect(shape).toEqual({ ok: true, value: [256, 128] });
+    // the embedding of byte 65 ("A") is row 65 of tok_emb, exactly
+    expect(row).toEqual({ ok: true, value: 0 });
+    expect(gradShape).toEqual({ ok: true, value: [256, 128] });
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.error.message).toMatch(/no parameter named "nope"/);
+  });
+
   it("the example's code cell prints the seed's verified output", () => {
     const l = lessons.find((x) => x.slug === 'rmsnorm')!;
     const cell = l.steps[3].blocks.find((b) => b.kind === 'code');

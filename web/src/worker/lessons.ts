@@ -4,7 +4,8 @@
 //
 // Code cells and expressions see: glass (the facade), print(...), round(t, k),
 // norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
-// (singular values), and model (the loaded weights: info(), run(text), gradNorms(text)).
+// (singular values), and model (the loaded weights: info(), run(text),
+// gradNorms(text), param(name) as a Tensor, paramGrad(name)).
 import { GlassError, Tensor, type Glass } from '../core';
 import { errorData } from '../app/protocol';
 import { formatArray, formatScalar, type Nested } from '../lessons/numpyFormat';
@@ -83,11 +84,11 @@ function environment(glass: Glass, print: (...xs: unknown[]) => void): Record<st
       return y.toNested();
     },
     sv: (m: number[][]) => singularValues(glass, glass.tensor(m, { dtype: 'float64' })),
-    model: modelApi(),
+    model: modelApi(glass),
   };
 }
 
-function modelApi() {
+function modelApi(glass: Glass) {
   const need = () => {
     const m = loadedModel();
     if (m === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
@@ -101,6 +102,13 @@ function modelApi() {
       return model.run(text, { eps: o.eps ?? info.eps, dtype: o.dtype ?? 'float32', backward: o.backward ?? true });
     },
     gradNorms: (text: string) => modelGrads({ text }),
+    /** A parameter's values as a core tensor in the model's dtype (DESIGN.md name). */
+    param: (name: string, dtype: 'float32' | 'float64' = 'float32') => {
+      const p = need().model.param(name);
+      return glass.tensor(p.data, { shape: p.shape, dtype });
+    },
+    /** A parameter's gradient after the last run with backward, as { shape, data }. */
+    paramGrad: (name: string) => need().model.paramGrad(name),
   };
 }
 

@@ -56,6 +56,8 @@ TEST(Errors, BadAxis) {
   // composed ops name themselves, not the primitive that failed inside them
   EXPECT_GLASS_ERROR([&] { softmax(x, 2); }, {"softmax", "2", "(2, 3)"});
   EXPECT_GLASS_ERROR([&] { log_softmax(x, -3); }, {"log_softmax", "-3", "(2, 3)"});
+  EXPECT_GLASS_ERROR([&] { causal_softmax(x); }, {"causal_softmax", "n, n)", "(2, 3)"});
+  EXPECT_GLASS_ERROR([&] { causal_softmax(Tensor::zeros({4})); }, {"causal_softmax", "(4"});
   EXPECT_GLASS_ERROR([&] { transpose(x, 0, 2); }, {"transpose", "(2, 3)"});
   EXPECT_GLASS_ERROR([&] { slice(x, 2, 0, 1); }, {"slice", "(2, 3)"});
   EXPECT_GLASS_ERROR([&] { concat({x, x}, 2); }, {"concat", "(2, 3)"});

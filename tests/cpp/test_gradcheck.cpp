@@ -257,6 +257,10 @@ TEST(Gradcheck, WhereAndMaskedFill) {
   // causal attention weights: masked_fill then softmax
   EXPECT_TRUE(gradcheck([&](const Xs& x) { return softmax(masked_fill(x[0], mask, -1e9)); },
                         {randn64({2, 3, 3}, gen)}));
+  // the fused primitive attention uses: its own backward rule, same derivative
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_softmax(x[0]); }, {randn64({2, 3, 3}, gen)}));
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_softmax(x[0]); }, {randn64({2, 2, 5, 5}, gen)}));
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_softmax(x[0]); }, {randn64({1, 1}, gen)}));
 }
 
 TEST(Gradcheck, EmbeddingWithRepeatedIds) {

@@ -357,6 +357,29 @@ TEST(OpsForward, MaskedFillCausalSoftmax) {
   EXPECT_TENSOR(masked_fill(x, Tensor::of({{0, 1, 0}}, DType::f64), 7), (Shape{2, 3}), {1, 7, 3, 4, 7, 6});
 }
 
+TEST(OpsForward, CausalSoftmaxEqualsMaskedFillThenSoftmax) {
+  EXPECT_TENSOR(causal_softmax(Tensor::zeros({3, 3}, DType::f64)), (Shape{3, 3}),
+                {1, 0, 0, 0.5, 0.5, 0, 1.0 / 3, 1.0 / 3, 1.0 / 3}, 1e-15);
+  Generator gen(7);
+  for (DType dt : {DType::f64, DType::f32}) {
+    const int64_t n = 37;  // not a multiple of the row helpers' lane count
+    Tensor scores = Tensor::randn({2, 3, n, n}, gen, dt) * 4.0;
+    Tensor mask = Tensor::zeros({n, n}, DType::f64);  // (n, n), 1 where j > i
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j) mask.mutable_data<double>()[i * n + j] = 1;
+    mask = mask.to(dt);
+    Tensor want = softmax(masked_fill(scores, mask, -kInf));
+    Tensor got = causal_softmax(scores);
+    EXPECT_EQ(got.shape(), want.shape());
+    const double tol = dt == DType::f64 ? 1e-15 : 1e-7;
+    const Tensor a = got.to(DType::f64), b = want.to(DType::f64);
+    for (int64_t k = 0; k < a.numel(); ++k) EXPECT_NEAR(a.data<double>()[k], b.data<double>()[k], tol) << k;
+    // above the diagonal: exactly 0
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j) EXPECT_EQ(a.data<double>()[i * n + j], 0.0);
+  }
+}
+
 TEST(OpsForward, EmbeddingGathersRows) {
   Tensor w = Tensor::of({{0, 1}, {10, 11}, {20, 21}, {30, 31}}, DType::f64);  // (V=4, D=2)
   const std::vector<int32_t> ids = {3, 1, 3};

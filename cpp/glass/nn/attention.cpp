@@ -1,7 +1,6 @@
 #include "glass/nn/attention.h"
 
 #include <cmath>
-#include <limits>
 
 #include "glass/tensor/ops.h"
 
@@ -14,17 +13,6 @@ namespace {
 constexpr double kInitStd = 0.02;
 double residual_std(const Config& cfg) { return kInitStd / std::sqrt(2.0 * static_cast<double>(cfg.blocks)); }
 
-// (n, n): 1 above the diagonal, where position i would see a later j
-Tensor causal_mask(int64_t n, DType dtype) {
-  Tensor m = Tensor::zeros({n, n}, dtype);
-  dispatch(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    T* p = m.mutable_data<T>();
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = i + 1; j < n; ++j) p[i * n + j] = T(1);
-  });
-  return m;
-}
 }  // namespace
 
 Attention::Attention(const Config& cfg, Generator& gen)
@@ -49,9 +37,9 @@ Tensor Attention::operator()(const Tensor& x, const Rope& rope) const {
   const Tensor q = rope(split_heads(wq(x))) * (1.0 / std::sqrt(static_cast<double>(k)));  // (B, h, n, k)
   const Tensor kk = rope(split_heads(wk(x)));  // (B, h, n, k)
   const Tensor v = split_heads(wv(x));        // (B, h, n, k)
-  Tensor scores = matmul(q, transpose(kk));   // (B, h, n, n)
-  scores = masked_fill(scores, causal_mask(n, x.dtype()), -std::numeric_limits<double>::infinity());
-  const Tensor weights = softmax(scores, -1);  // (B, h, n, n), rows sum to 1
+  const Tensor scores = matmul(q, transpose(kk));  // (B, h, n, n)
+  // position i attends to j <= i only: weights above the diagonal are exactly 0
+  const Tensor weights = causal_softmax(scores);  // (B, h, n, n), rows sum to 1
   const Tensor heads = matmul(weights, v);      // (B, h, n, k)
   return wo(reshape(permute(heads, {0, 2, 1, 3}), {B, n, d}));  // concat heads in order, (B, n, d)
 }

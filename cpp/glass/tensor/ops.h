@@ -78,6 +78,10 @@ Tensor pick(const Tensor& x, std::span<const int32_t> ids);
 // ---- composed (no backward rule of their own) ----
 Tensor softmax(const Tensor& x, int axis = -1);
 Tensor log_softmax(const Tensor& x, int axis = -1);
+// softmax over the last axis of (..., n, n) scores where row i sees columns
+// 0..i only; equals softmax(masked_fill(scores, above-diagonal, -inf)), with
+// exact zeros above the diagonal, at about half the work.
+Tensor causal_softmax(const Tensor& scores);
 // Mean over positions of -log softmax(logits)[target]; logits (..., V),
 // targets one per position (numel(logits) / V of them), each in [0, V).
 Tensor cross_entropy(const Tensor& logits, std::span<const int32_t> targets);

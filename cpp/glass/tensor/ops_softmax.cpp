@@ -7,6 +7,11 @@
 // nothing overflows; a row of -inf except one finite entry (a causal mask)
 // gives a one-hot row.
 //
+// causal_softmax is softmax along the last axis of (..., n, n) scores where row
+// i sees only columns 0..i (a causal mask): it equals masked_fill with -inf
+// above the diagonal followed by softmax, but never computes the masked half
+// (the exponentials, the mask and the fill pass), and its backward skips it too.
+//
 // Backward, with y the saved output and g the upstream gradient:
 //   softmax:      dx = y * (g - sum(g * y))
 //   log_softmax:  dx = g - exp(y) * sum(g)
@@ -70,53 +75,64 @@ double row_sum(const T* x, int64_t n) {
   return total;
 }
 
-// One line of length len (elements `stride` apart) from x into y. Lines
-// along the last axis are contiguous and take the vectorised row helpers.
+// One line of length len (elements `stride` apart) from x into y, of which
+// the first `valid` take part (the rest are masked: y = 0, or -inf for log).
+// Lines along the last axis are contiguous and take the vectorised row helpers.
 template <bool kLog, class T, class Stride>
-void softmax_line(const T* x, T* y, int64_t len, Stride stride) {
+void softmax_line(const T* x, T* y, int64_t len, int64_t valid, Stride stride) {
   constexpr bool kRow = std::is_same_v<Stride, std::integral_constant<int64_t, 1>>;
   T top;
   if constexpr (kRow) {
-    top = row_max(x, len);
+    top = row_max(x, valid);
   } else {
     top = -std::numeric_limits<T>::infinity();
-    for (int64_t j = 0; j < len; ++j) top = std::max(top, x[j * stride]);
+    for (int64_t j = 0; j < valid; ++j) top = std::max(top, x[j * stride]);
   }
   if (!std::isfinite(top)) top = 0;  // all -inf (or +inf present): let the arithmetic say so
   // exponentials first, in their own loop, then their sum in double
-  for (int64_t j = 0; j < len; ++j) y[j * stride] = detail::exp_of(x[j * stride] - top);
+  for (int64_t j = 0; j < valid; ++j) y[j * stride] = detail::exp_of(x[j * stride] - top);
   double total = 0;
   if constexpr (kRow) {
-    total = row_sum(y, len);
+    total = row_sum(y, valid);
   } else {
-    for (int64_t j = 0; j < len; ++j) total += y[j * stride];
+    for (int64_t j = 0; j < valid; ++j) total += y[j * stride];
   }
   if constexpr (kLog) {
     const T log_total = static_cast<T>(std::log(total));
-    for (int64_t j = 0; j < len; ++j) y[j * stride] = x[j * stride] - top - log_total;
+    for (int64_t j = 0; j < valid; ++j) y[j * stride] = x[j * stride] - top - log_total;
   } else {
     const T inv = static_cast<T>(1.0 / total);
-    for (int64_t j = 0; j < len; ++j) y[j * stride] *= inv;
+    for (int64_t j = 0; j < valid; ++j) y[j * stride] *= inv;
   }
+  const T masked = kLog ? -std::numeric_limits<T>::infinity() : T(0);
+  for (int64_t j = valid; j < len; ++j) y[j * stride] = masked;
 }
 
+// How many entries of line `line` (counted along the rows of (..., n, n))
+// take part: all of them, or for a causal softmax the row index + 1.
+struct Visible {
+  bool causal;
+  int64_t operator()(int64_t line, int64_t len) const { return causal ? line % len + 1 : len; }
+};
+
 template <bool kLog>
-Tensor softmax_forward(const Tensor& x_in, int axis) {
+Tensor softmax_forward(const Tensor& x_in, int axis, Visible visible) {
   const Tensor x = detail::contiguous_values(x_in);
   Tensor out = empty_like_shape(x.shape(), x.dtype());
   dispatch(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* px = x.data<T>();
     T* py = out.mutable_data<T>();
+    int64_t line = 0;
     for_each_line(x, axis, [&](int64_t base, auto stride, int64_t len) {
-      softmax_line<kLog>(px + base, py + base, len, stride);
+      softmax_line<kLog>(px + base, py + base, len, visible(line++, len), stride);
     });
   });
   return out;
 }
 
 template <bool kLog>
-Tensor softmax_backward(const Tensor& y, const Tensor& g_in, int axis) {
+Tensor softmax_backward(const Tensor& y, const Tensor& g_in, int axis, Visible visible) {
   const Tensor g = detail::contiguous_values(g_in);
   Tensor dx = empty_like_shape(y.shape(), y.dtype());
   dispatch(y.dtype(), [&](auto tag) {
@@ -124,33 +140,43 @@ Tensor softmax_backward(const Tensor& y, const Tensor& g_in, int axis) {
     const T* py = y.data<T>();
     const T* pg = g.data<T>();
     T* pd = dx.mutable_data<T>();
+    int64_t line = 0;
     for_each_line(y, axis, [&](int64_t base, auto stride, int64_t len) {
+      const int64_t valid = visible(line++, len);  // masked entries do not depend on x: gradient 0
       double dot = 0;  // softmax: sum(g * y); log_softmax: sum(g)
-      for (int64_t j = 0; j < len; ++j) dot += kLog ? pg[base + j * stride] : pg[base + j * stride] * py[base + j * stride];
+      for (int64_t j = 0; j < valid; ++j) dot += kLog ? pg[base + j * stride] : pg[base + j * stride] * py[base + j * stride];
       const T s = static_cast<T>(dot);
-      for (int64_t j = 0; j < len; ++j) {
+      for (int64_t j = 0; j < valid; ++j) {
         const int64_t at = base + j * stride;
         pd[at] = kLog ? pg[at] - detail::exp_of(py[at]) * s : py[at] * (pg[at] - s);
       }
+      for (int64_t j = valid; j < len; ++j) pd[base + j * stride] = T(0);
     });
   });
   return dx;
 }
 
 template <bool kLog>
-Tensor softmax_op(const char* op, const Tensor& x, int axis) {
+Tensor softmax_op(const char* op, const Tensor& x, int axis, Visible visible = {false}) {
   const int ax = normalize_axis(op, axis, x.shape());
   if (x.shape()[ax] == 0) throw Error(std::string(op) + ": axis " + std::to_string(axis) + " of shape " + to_string(x.shape()) + " is empty");
-  Tensor out = softmax_forward<kLog>(x, ax);
+  Tensor out = softmax_forward<kLog>(x, ax, visible);
   return record(
       out, op, {x},
-      [y = out.detach(), ax](std::vector<Tensor>& d, const Tensor& dout) { d[0] = softmax_backward<kLog>(y, dout, ax); },
-      "axis=" + std::to_string(axis));
+      [y = out.detach(), ax, visible](std::vector<Tensor>& d, const Tensor& dout) { d[0] = softmax_backward<kLog>(y, dout, ax, visible); },
+      visible.causal ? std::string("causal") : "axis=" + std::to_string(axis));
 }
 
 }  // namespace
 
 Tensor softmax(const Tensor& x, int axis) { return softmax_op<false>("softmax", x, axis); }
 Tensor log_softmax(const Tensor& x, int axis) { return softmax_op<true>("log_softmax", x, axis); }
+
+Tensor causal_softmax(const Tensor& scores) {
+  const Shape& s = scores.shape();
+  if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2] || s.back() == 0)
+    throw Error("causal_softmax: scores must end in two equal, non-empty axes (..., n, n), not " + to_string(s));
+  return softmax_op<false>("causal_softmax", scores, -1, {true});
+}
 
 }  // namespace glass

@@ -3,18 +3,15 @@
 // The step's inline values and check answers are computed by the core in one
 // request when the step opens (after loading the model's weights if they use it).
 import { useEffect, useState } from 'preact/hooks';
-import { ensureWeights } from '../app/inspectorState';
 import { CheckCard } from './CheckCard';
 import { CodeCell, cellError } from './CodeCell';
-import { ask } from './lessonCore';
+import { ask, modelReadyFor } from './lessonCore';
 import { Markdown, type Values } from './Markdown';
 import { stepExpressions, type Lesson } from './parse';
 import { goTo, lessonRoute, markSeen, progress } from './route';
 import { LessonWidget } from './widgets';
 import { lessonProgress } from './progress';
 import './lessons.css';
-
-const USES_MODEL = /\bmodel\b/;
 
 export function LessonView({ lesson }: { lesson: Lesson }) {
   const stepIndex = Math.min(lessonRoute.value.step, lesson.steps.length - 1);
@@ -38,8 +35,7 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
       return;
     }
     let live = true;
-    const needsModel = exprs.some((e) => USES_MODEL.test(e));
-    void (needsModel ? ensureWeights() : Promise.resolve(true)).then(() =>
+    void modelReadyFor(exprs).then(() =>
       ask('step-values', { op: 'eval', exprs }).then((o) => {
         if (!live) return;
         if (o.status === 'ok') setValues(new Map(exprs.map((e, i) => [e, o.value.values[i]])));

@@ -5,6 +5,7 @@
 // Code cells and expressions (code a learner can edit) have a time limit: an
 // endless loop is stopped after LESSON_TIME_LIMIT_MS by restarting the worker,
 // and the cell says so (coreClient.ts).
+import { ensureWeights } from '../app/inspectorState';
 import type { ErrorData } from '../app/protocol';
 import { core } from '../app/state';
 import type { LessonRequest, LessonResponse } from './protocol';
@@ -13,6 +14,15 @@ export type LessonOutcome<R> = { status: 'ok'; value: R } | { status: 'error'; e
 
 export const LESSON_TIME_LIMIT_MS = 3000;
 const LIMITED: ReadonlySet<LessonRequest['op']> = new Set(['code', 'eval']);
+
+/**
+ * Resolves once code that mentions `model` can run: the weights are fetched and
+ * in the worker (they are loaded on first need, not with the page). Code
+ * cells, live values and checks all wait here, so a deep link to any step works.
+ */
+export function modelReadyFor(sources: readonly string[]): Promise<boolean> {
+  return sources.some((s) => /\bmodel\b/.test(s)) ? ensureWeights() : Promise.resolve(true);
+}
 
 let chain: Promise<unknown> = Promise.resolve();
 const newest = new Map<string, number>();

@@ -39,6 +39,33 @@ async function changedValue(page: Page, testid: string, before: string | null): 
 /** The value a LogSlider position gives (3 significant digits, as the page does). */
 const fromPosition = (p: number) => Number((10 ** p).toPrecision(3));
 
+/**
+ * Steps the c slider 20 times from `position` with the keyboard and reports the
+ * page's own slider-input-to-DOM latency (data-latency-ms, measured by the page)
+ * and the worker's compute time: logged and annotated, not asserted tightly
+ * (the machine is shared; the target, 16 ms, is reported).
+ */
+async function stepSliderAndReport(page: Page, label: string, position: number, before: string | null) {
+  await page.locator('#lab-c').focus();
+  const latencies: number[] = [];
+  const computes: number[] = [];
+  for (let step = 0; step < 20; step++) {
+    await page.keyboard.press('ArrowRight');
+    position += 0.05;
+    before = await changedValue(page, 'readout-eff-eps', before);
+    latencies.push(Number(await page.getByTestId('lab-latency').getAttribute('data-latency-ms')));
+    computes.push(Number(await page.getByTestId('lab-latency').getAttribute('data-compute-ms')));
+  }
+  latencies.sort((a, b) => a - b);
+  computes.sort((a, b) => a - b);
+  const median = latencies[latencies.length >> 1];
+  const summary = `${label}: median ${median.toFixed(2)} ms, max ${latencies.at(-1)!.toFixed(2)} ms over ${latencies.length} steps (core in the worker: median ${computes[computes.length >> 1].toFixed(2)} ms)`;
+  console.log(`slider input -> numbers in the DOM, ${summary}`);
+  test.info().annotations.push({ type: 'latency', description: summary });
+  expect(median).toBeLessThan(250);
+  return { position, before };
+}
+
 test('moving eps and c changes the output as gamma*x/sqrt(mean(x^2)+eps/c^2) says', async ({ page }) => {
   const x = [0.5, -1, 2, 3];
   const gamma = [1, 0.5, -2, 1.5];
@@ -69,33 +96,24 @@ test('moving eps and c changes the output as gamma*x/sqrt(mean(x^2)+eps/c^2) say
   expect(Math.abs((await vectorValues(page, 'readout-output'))[3])).toBeLessThan(0.5);
 
   // keyboard: focus the c slider and step it; every step is a new request to the worker
-  await page.locator('#lab-c').focus();
-  const latencies: number[] = [];
-  const computes: number[] = [];
-  let position = -0.5;
-  for (let step = 0; step < 20; step++) {
-    await page.keyboard.press('ArrowRight');
-    position += 0.05;
-    before = await changedValue(page, 'readout-eff-eps', before);
-    latencies.push(Number(await page.getByTestId('lab-latency').getAttribute('data-latency-ms')));
-    computes.push(Number(await page.getByTestId('lab-latency').getAttribute('data-compute-ms')));
-  }
+  const { position, before: last } = await stepSliderAndReport(page, 'd = 4', -0.5, before);
+  before = last;
   await check(10, fromPosition(Number(position.toFixed(2))));
-  latencies.sort((a, b) => a - b);
-  const median = latencies[latencies.length >> 1];
-  computes.sort((a, b) => a - b);
-  console.log(
-    `slider input -> numbers in the DOM: median ${median.toFixed(2)} ms, max ${latencies.at(-1)!.toFixed(2)} ms over ${latencies.length} steps` +
-      ` (core in the worker: median ${computes[computes.length >> 1].toFixed(2)} ms)`,
-  );
-  test.info().annotations.push({ type: 'latency', description: `median ${median.toFixed(2)} ms, max ${latencies.at(-1)!.toFixed(2)} ms` });
-  expect(median).toBeLessThan(250); // the target (16 ms) is reported, not asserted: the machine is shared
 
   // eps = 0 exactly: the output is gamma*x/rms(x) at every c
   await page.getByTestId('eps-zero').check();
   await changedValue(page, 'readout-eff-eps', before);
   await check(0, fromPosition(Number(position.toFixed(2))));
   await expect(page.locator('#lab-eps')).toBeDisabled();
+});
+
+test('slider latency with d = 128 (the largest x the lab takes)', async ({ page }) => {
+  const x = Array.from({ length: 128 }, (_, i) => ((i * 37) % 17) - 8 + 0.25);
+  await openLab(page, `&x=${x.join(',')}`);
+  await expect(page.locator('#lab-d')).toHaveValue('128');
+  const before = await page.getByTestId('readout-eff-eps').getAttribute('data-value');
+  await stepSliderAndReport(page, 'd = 128', 0, before);
+  await page.screenshot({ path: `${SHOTS}/lab-d128.png`, fullPage: true });
 });
 
 test('LayerNorm vs RMSNorm on a constant vector, and the zero vector with eps > 0 and eps = 0', async ({ page }) => {

@@ -52,6 +52,8 @@ describe('lesson files', () => {
   });
   it('a bad file is refused with a message naming the problem', () => {
     expect(() => parseLesson('x', 'no frontmatter')).toThrow(/frontmatter/);
+    // a quoted value (YAML style, for a title with a colon) loses its quotes
+    expect(parseLesson('x', '---\ntitle: "A: b"\norder: 1\nsummary: \'s\'\n---\n## A\ntext\n').title).toBe('A: b');
     expect(() => parseLesson('x', '---\ntitle: a\norder: 1\nsummary: s\n---\n## A\n```check\nid: a\n```\n')).toThrow(/no question/);
     expect(() => parseLesson('x', '---\ntitle: a\norder: 1\nsummary: s\n---\n## A\n```glass\nprint(1)\n')).toThrow(/never closed/);
   });

@@ -78,7 +78,9 @@ export function parseLesson(slug: string, source: string): Lesson {
     if (line.trim() === '') continue;
     const m = /^(\w+):\s*(.*)$/.exec(line);
     if (m === null) fail(`bad frontmatter line ${JSON.stringify(line)}`);
-    meta[m![1]] = m![2].trim();
+    // a value may be quoted, as in YAML (needed when it holds a colon): the quotes are not part of it
+    const value = m![2].trim();
+    meta[m![1]] = /^(["']).*\1$/.test(value) ? value.slice(1, -1) : value;
   }
   for (const key of ['title', 'order', 'summary']) if (!meta[key]) fail(`the frontmatter has no ${key}`);
   const order = Number(meta.order);

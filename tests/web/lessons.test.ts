@@ -1,7 +1,7 @@
 // Lesson content: every file parses, every widget name resolves, every check's
 // answer is computed by the real core (wasm in Node, the worker's own code), and
 // the seed example's code cell prints the verified output.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { formatArray, formatScalar } from '../../web/src/lessons/numpyFormat';
@@ -9,14 +9,12 @@ import { isRight, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions,
 import { readLessonUrl, withLesson, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
 import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
 import { isWidgetName } from '../../web/src/lessons/widgetNames';
-import { loadWeights } from '../../web/src/worker/inspector';
 import { computeBroadcast, computeGraph, evaluate, runCode } from '../../web/src/worker/lessons';
-import { loadTestGlass } from './load';
+import { loadTestGlassWithModel } from './load';
 
 const dir = new URL('../../web/src/lessons/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.md'));
 const lessons: Lesson[] = files.map((f) => parseLesson(f.replace(/\.md$/, ''), readFileSync(new URL(f, dir), 'utf8')));
-const weightsFile = new URL('../../public/weights/glass-kjv.safetensors', import.meta.url);
 
 describe('lesson files', () => {
   it('there is at least the RMSNorm lesson, and every file parses with title, order, summary and steps', () => {
@@ -102,9 +100,7 @@ describe('lesson addresses and progress', () => {
 describe('lessons against the real core', () => {
   let glass: Glass;
   beforeAll(async () => {
-    glass = await loadTestGlass();
-    if (!existsSync(weightsFile)) throw new Error('public/weights/glass-kjv.safetensors is missing: build/native/glassllm init --out public/weights/glass-kjv.safetensors');
-    loadWeights(glass, { bytes: readFileSync(weightsFile).buffer as ArrayBuffer });
+    glass = await loadTestGlassWithModel();
   });
   afterAll(() => expect(glass.liveHandles()).toBe(0));
 

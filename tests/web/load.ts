@@ -1,11 +1,22 @@
 // Loads the real wasm core built by `cmake --build --preset wasm`.
 // The glue is built for web,worker (see TOOLCHAIN.md), so in Node we hand it
 // the bytes ourselves instead of letting it fetch a file path.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadGlass, type Glass } from '../../web/src/core';
+import { loadWeights } from '../../web/src/worker/inspector';
 
 export const wasmUrl = new URL('../../web/src/core/wasm/glass_core.wasm', import.meta.url);
+/** The weights the app ships (public/weights/), trained by `npm run train`. */
+export const shippedWeightsUrl = new URL('../../public/weights/glass-kjv.safetensors', import.meta.url);
 
 export function loadTestGlass(): Promise<Glass> {
   return loadGlass({ wasmBinary: readFileSync(wasmUrl) });
+}
+
+/** The core with the shipped weights loaded as the worker's model, as the page has it after ensureWeights(). */
+export async function loadTestGlassWithModel(): Promise<Glass> {
+  if (!existsSync(shippedWeightsUrl)) throw new Error('public/weights/glass-kjv.safetensors is missing: run npm run train (or glassllm init for random weights)');
+  const glass = await loadTestGlass();
+  loadWeights(glass, { bytes: readFileSync(shippedWeightsUrl).buffer as ArrayBuffer });
+  return glass;
 }

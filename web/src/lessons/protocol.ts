@@ -1,6 +1,10 @@
 // The 'lesson' request kind (app/protocol.ts): what lessons ask the worker.
 // Plain data only. The worker side is web/src/worker/lessons.ts.
 import type { ErrorData, GraphNodeView } from '../app/protocol';
+import type { AttentionPatternInput, AttentionPatternResult, RopeOffsetInput, RopeOffsetResult } from './attentionProtocol';
+import type { ModelSwigluInput, ModelSwigluResult, SiluGateInput, SiluGateResult } from './swigluProtocol';
+import type { BytePairInput, BytePairResult, ByteTextInput, ByteTextResult, EmbedGradInput, EmbedGradResult } from './bytesProtocol';
+import type { NextByteLossInput, NextByteLossResult } from './lossProtocol';
 
 /** A value an expression or widget returned: numbers, strings, booleans, nested arrays of numbers. */
 export type Plain = number | string | boolean | null | Plain[] | { [key: string]: Plain };
@@ -91,7 +95,15 @@ export type LessonRequest =
   | { op: 'path'; input: PathInput }
   | { op: 'modelGrads'; input: ModelGradsInput }
   | { op: 'graph'; input: GraphInput }
-  | { op: 'broadcast'; input: BroadcastInput };
+  | { op: 'broadcast'; input: BroadcastInput }
+  | { op: 'attentionPattern'; input: AttentionPatternInput }
+  | { op: 'ropeOffset'; input: RopeOffsetInput }
+  | { op: 'siluGate'; input: SiluGateInput }
+  | { op: 'modelSwiglu'; input: ModelSwigluInput }
+  | { op: 'byteText'; input: ByteTextInput }
+  | { op: 'bytePair'; input: BytePairInput }
+  | { op: 'embedGrad'; input: EmbedGradInput }
+  | { op: 'nextByteLoss'; input: NextByteLossInput };
 
 export type LessonResponse =
   | { op: 'code'; output: string; error: ErrorData | null }
@@ -101,4 +113,12 @@ export type LessonResponse =
   | { op: 'path'; result: PathResult }
   | { op: 'modelGrads'; result: ModelGradsResult }
   | { op: 'graph'; result: GraphResult }
-  | { op: 'broadcast'; result: BroadcastResult };
+  | { op: 'broadcast'; result: BroadcastResult }
+  | { op: 'attentionPattern'; result: AttentionPatternResult }
+  | { op: 'ropeOffset'; result: RopeOffsetResult }
+  | { op: 'siluGate'; result: SiluGateResult }
+  | { op: 'modelSwiglu'; result: ModelSwigluResult }
+  | { op: 'byteText'; result: ByteTextResult }
+  | { op: 'bytePair'; result: BytePairResult }
+  | { op: 'embedGrad'; result: EmbedGradResult }
+  | { op: 'nextByteLoss'; result: NextByteLossResult };

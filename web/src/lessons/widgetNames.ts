@@ -15,6 +15,14 @@ export const WIDGET_NAMES = [
   'references',
   'autograd-graph',
   'broadcast-shapes',
+  'attention-pattern',
+  'rope-offset',
+  'next-byte-loss',
+  'silu-gate',
+  'model-swiglu',
+  'byte-embeddings',
+  'byte-similarity',
+  'embedding-grad',
 ] as const;
 export type WidgetName = (typeof WIDGET_NAMES)[number];
 

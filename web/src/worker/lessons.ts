@@ -28,6 +28,10 @@ import type {
 } from '../lessons/protocol';
 import { depthNames, forgetRun, loadedModel } from './inspector';
 import { graphView, values } from './graphView';
+import { attentionPattern, ropeOffset } from './lessonOps/attention';
+import { modelSwiglu, siluGate } from './lessonOps/swiglu';
+import { bytePair, byteText, embedGrad } from './lessonOps/bytes';
+import { nextByteLoss } from './lessonOps/loss';
 
 
 /** Turns what an expression returned into plain data (tensors become nested arrays). */
@@ -295,6 +299,22 @@ export function lesson(glass: Glass, request: LessonRequest): LessonResponse {
       return { op: 'graph', result: graph(glass, request.input) };
     case 'broadcast':
       return { op: 'broadcast', result: broadcast(glass, request.input) };
+    case 'attentionPattern':
+      return { op: 'attentionPattern', result: attentionPattern(glass, request.input) };
+    case 'ropeOffset':
+      return { op: 'ropeOffset', result: ropeOffset(glass, request.input) };
+    case 'siluGate':
+      return { op: 'siluGate', result: siluGate(glass, request.input) };
+    case 'modelSwiglu':
+      return { op: 'modelSwiglu', result: modelSwiglu(glass, request.input) };
+    case 'byteText':
+      return { op: 'byteText', result: byteText(glass, request.input) };
+    case 'bytePair':
+      return { op: 'bytePair', result: bytePair(glass, request.input) };
+    case 'embedGrad':
+      return { op: 'embedGrad', result: embedGrad(glass, request.input) };
+    case 'nextByteLoss':
+      return { op: 'nextByteLoss', result: nextByteLoss(glass, request.input) };
   }
 }
 

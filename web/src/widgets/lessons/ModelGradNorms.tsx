@@ -1,31 +1,14 @@
 // The loaded model's gradient norms along the residual stream, from a real
 // forward and backward pass of the next-byte loss in the worker.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { ensureWeights, weights } from '../../app/inspectorState';
-import { ask } from '../../lessons/lessonCore';
-import type { ModelGradsResult } from '../../lessons/protocol';
+import { weights } from '../../app/inspectorState';
+import { useLessonOp } from '../../lessons/useLessonOp';
 import './lessonWidgets.css';
 
 export function ModelGradNorms() {
   const [text, setText] = useState('In the beginning God created the heaven and the earth.');
-  const [r, setR] = useState<ModelGradsResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void ensureWeights().then((ok) => {
-      if (!ok || !live) return;
-      void ask('model-grads', { op: 'modelGrads', input: { text } }).then((o) => {
-        if (o.status === 'ok') {
-          setR(o.value.result);
-          setError(null);
-        } else if (o.status === 'error') setError(o.error.message);
-      });
-    });
-    return () => {
-      live = false;
-    };
-  }, [text]);
+  const { result: r, error } = useLessonOp('model-grads', { op: 'modelGrads', input: { text } }, [text], { keepLast: true });
   const max = r ? Math.max(...r.norms) : 1;
   const w = weights.value;
   return (

@@ -1,0 +1,131 @@
+// Type a text: the loaded model reads it, and for every byte after the first
+// we see how surprised it was (−log p, nats), the loss and its conversions, the
+// top guesses at one position and that row of ∂loss/∂logits. Everything is
+// computed in the worker (the 'nextByteLoss' lesson op), in float64.
+import { useState } from 'preact/hooks';
+import { fmt } from '../../app/format';
+import { weights } from '../../app/inspectorState';
+import { useLessonOp } from '../../lessons/useLessonOp';
+import { LogitsGradRow } from './LogitsGradRow';
+import { LossStrip } from './LossStrip';
+import './LossWidget.css';
+
+const PRESETS: [string, string][] = [
+  ['a verse', 'In the beginning God created the heaven and the earth.'],
+  ['German', 'Im Anfang schuf Gott Himmel und Erde.'],
+  ['random', 'qx7#Zp!0vK2@mW9&rT4'],
+  ['code', 'for (int i = 0; i < n; ++i) x[i] = 0;'],
+];
+
+/** "" -> null (the last prediction); a whole number as typed; anything else NaN, which the worker refuses. */
+const readPosition = (s: string): number | null => (s.trim() === '' ? null : /^\s*-?\d+\s*$/.test(s) ? Number(s) : NaN);
+
+export function NextByteLoss() {
+  const [text, setText] = useState(PRESETS[0][1]);
+  const [positionText, setPositionText] = useState('');
+  const position = readPosition(positionText);
+  // on bad input the last result stays, dimmed, beside the message
+  const { result: r, error } = useLessonOp('next-byte-loss', { op: 'nextByteLoss', input: { text, position } }, [text, positionText], { keepLast: true });
+
+  const choose = (s: string) => {
+    setText(s);
+    setPositionText(''); // a new text opens its last prediction
+  };
+  const w = weights.value;
+  return (
+    <div class="lesson-widget next-byte-loss" data-testid="widget-next-byte-loss">
+      <div class="widget-row">
+        <label class="loss-text-label">
+          Text
+          <input data-testid="loss-text" value={text} maxLength={400} onInput={(e) => choose(e.currentTarget.value)} />
+        </label>
+      </div>
+      <div class="widget-row">
+        {PRESETS.map(([name, s]) => (
+          <button key={name} type="button" data-testid={`loss-preset-${name.replace(' ', '-')}`} onClick={() => choose(s)}>
+            {name}
+          </button>
+        ))}
+        <label>
+          position t{' '}
+          <input data-testid="loss-position" size={4} value={positionText} placeholder="last" onInput={(e) => setPositionText(e.currentTarget.value)} />
+        </label>
+      </div>
+      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
+      {error !== null && (
+        <p class="lesson-error" role="alert" data-testid="loss-error">
+          {error}
+        </p>
+      )}
+      {r === null && error === null && <p>Running the model forward and backward…</p>}
+      {r !== null && (
+        <div class={error !== null ? 'loss-stale' : ''}>
+          <dl class="loss-figures">
+            <div>
+              <dt>loss (mean of {r.surprise.length} predictions)</dt>
+              <dd data-testid="loss-mean" data-value={String(r.loss)}>{fmt(r.loss, 5)} nats</dd>
+            </div>
+            <div>
+              <dt>the model's own loss</dt>
+              <dd data-testid="loss-model">{fmt(r.modelLoss, 5)} nats</dd>
+            </div>
+            <div>
+              <dt>bits per byte (loss / ln 2)</dt>
+              <dd data-testid="loss-bits">{fmt(r.bitsPerByte, 4)}</dd>
+            </div>
+            <div>
+              <dt>perplexity e^loss</dt>
+              <dd data-testid="loss-ppl">{fmt(r.perplexity, 4)}</dd>
+            </div>
+            <div>
+              <dt>knowing nothing: ln 256</dt>
+              <dd data-testid="loss-uniform">{fmt(r.uniform, 5)} nats</dd>
+            </div>
+          </dl>
+          <p class="widget-note">−log p of each byte given the bytes before it (click a column to open that prediction; dashed line: ln 256):</p>
+          <LossStrip r={r} onPick={(t) => setPositionText(String(t))} />
+          <div class="widget-columns">
+            <div>
+              <p class="widget-lead" data-testid="loss-context">
+                Position {r.position}, after “{r.bytes.slice(Math.max(0, r.position - 11), r.position + 1).map((b) => b.label).join('')}”: the model's top 5 guesses
+                for the next byte.
+              </p>
+              <table class="loss-guesses" data-testid="loss-guesses">
+                <thead>
+                  <tr>
+                    <th>next byte</th>
+                    <th>p</th>
+                    <th>−log p</th>
+                    <th>∂loss/∂logit</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {r.top.map((g) => (
+                    <tr key={g.byte} class={g.byte === r.target.byte ? 'loss-actual' : ''}>
+                      <th class="num">{g.label}</th>
+                      <td class="num">{fmt(g.prob, 4)}</td>
+                      <td class="num">{g.byte === r.target.byte ? fmt(r.surprise[r.position], 4) : ''}</td>
+                      <td class="num">{fmt(g.grad, 3)}</td>
+                    </tr>
+                  ))}
+                  {!r.top.some((g) => g.byte === r.target.byte) && (
+                    <tr class="loss-actual">
+                      <th class="num">{r.target.label}</th>
+                      <td class="num">{fmt(r.target.prob, 4)}</td>
+                      <td class="num">{fmt(r.surprise[r.position], 4)}</td>
+                      <td class="num">{fmt(r.target.grad, 3)}</td>
+                    </tr>
+                  )}
+                </tbody>
+              </table>
+              <p class="widget-note" data-testid="loss-actual">
+                What really came next: “{r.target.label}”, p = {fmt(r.target.prob, 4)}, −log p = {fmt(r.surprise[r.position], 4)} nats (highlighted).
+              </p>
+            </div>
+            <LogitsGradRow r={r} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+// The next-byte-loss widget: one forward and backward pass of the loaded model
+// in float64, then the lesson's quantities recomputed from its logits with core
+// ops — per-position surprise, the loss and its conversions, the top guesses at
+// one position, and the gradient at the logits set beside softmax − one-hot.
+//
+// Letters: n = bytes in the text, V = 256 possible next bytes.
+import { GlassError, type Glass, type Tensor } from '../../core';
+import type { Guess, NextByteLossInput, NextByteLossResult } from '../../lessons/lossProtocol';
+import { forgetRun, loadedModel } from '../inspector';
+
+const TOP = 5;
+
+/** −log p(actual next byte) at each of the first n − 1 positions, from the logits alone. */
+export function surprises(glass: Glass, logits: Tensor, ids: readonly number[]): Tensor {
+  const n = ids.length;
+  const vocab = logits.shape[1];
+  const targets = glass.oneHot(ids.slice(1), vocab, { dtype: 'float64' }); // (n−1, V)
+  return logits.slice(0, 0, n - 1).logSoftmax(-1).mul(targets).sum(-1).neg(); // (n−1,)
+}
+
+/** (softmax − one_hot(next byte)) / (n − 1) on the first n − 1 rows, zeros on the last: (n, V). */
+export function logitGradFormula(glass: Glass, logits: Tensor, ids: readonly number[]): Tensor {
+  const n = ids.length;
+  const vocab = logits.shape[1];
+  const oneHot = glass.oneHot(ids.slice(1), vocab, { dtype: 'float64' }); // (n−1, V)
+  const predicted = logits.slice(0, 0, n - 1).softmax(-1).sub(oneHot).div(n - 1); // (n−1, V)
+  return glass.concat([predicted, glass.zeros([1, vocab], 'float64')], 0); // (n, V)
+}
+
+export function nextByteLoss(glass: Glass, { text, position: asked }: NextByteLossInput): NextByteLossResult {
+  const m = loadedModel();
+  if (m === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
+  if (text.length === 0) throw new GlassError('type a text of at least two bytes: the loss needs a byte to predict and the byte after it');
+  forgetRun(); // the inspector's cached run is replaced
+  const run = m.model.run(text, { eps: m.info.eps, dtype: 'float64', backward: true });
+  const n = run.ids.length;
+  if (run.loss === null || run.grads === null)
+    throw new GlassError(`“${text}” is ${n} byte long: with nothing after it there is no next byte to predict, so no loss`);
+  const position = asked ?? n - 2;
+  if (!Number.isInteger(position) || position < 0 || position > n - 2)
+    throw new GlassError(`the position must be a whole number from 0 to ${n - 2} (position t predicts byte t + 1; the last byte predicts nothing)`);
+  const label = (byte: number) => m.model.displayByte(byte);
+  const modelLoss = run.loss;
+  const gradData = run.grads.logits;
+  return glass.scope(() => {
+    const vocab = run.snapshots.logits.shape[1];
+    const logits = glass.tensor(run.snapshots.logits.data, { shape: run.snapshots.logits.shape, dtype: 'float64' }); // (n, V)
+    const grad = glass.tensor(gradData.data, { shape: gradData.shape, dtype: 'float64' }); // (n, V)
+    const s = surprises(glass, logits, run.ids); // (n−1,)
+    const loss = s.mean(); // ()
+    const ln2 = glass.scalar(2, 'float64').log(); // ()
+    const probs = logits.slice(0, position, position + 1).softmax(-1).reshape([vocab]).data(); // (V,)
+    const gradRow = grad.slice(0, position, position + 1).reshape([vocab]); // (V,)
+    const gradValues = gradRow.data();
+    const guess = (byte: number): Guess => ({ byte, label: label(byte), prob: probs[byte], grad: gradValues[byte] });
+    // ranking is bookkeeping, not arithmetic: order the core's probabilities
+    const order = Array.from({ length: vocab }, (_, v) => v).sort((a, b) => probs[b] - probs[a]);
+    const gap = grad.sub(logitGradFormula(glass, logits, run.ids)); // (n, V)
+    return {
+      bytes: run.ids.map((byte) => ({ byte, label: label(byte) })),
+      surprise: Array.from(s.data()),
+      loss: loss.item(),
+      modelLoss,
+      bitsPerByte: loss.div(ln2).item(),
+      perplexity: loss.exp().item(),
+      uniform: glass.scalar(vocab, 'float64').log().item(),
+      position,
+      target: guess(run.ids[position + 1]),
+      top: order.slice(0, TOP).map(guess),
+      gradRow: Array.from(gradValues),
+      gradRowSum: gradRow.sum().item(),
+      formulaGap: gap.square().max().sqrt().item(),
+      lastRowNorm: grad.slice(0, n - 1, n).square().sum().sqrt().item(),
+    };
+  });
+}

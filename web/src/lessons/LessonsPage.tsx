@@ -61,8 +61,8 @@ function LessonPath() {
         })}
       </ol>
       <p class="lessons-more">
-        More lessons on the path — bytes and embeddings, attention, SwiGLU, logits and the loss —
-        come as files in <code>web/src/lessons/</code>.
+        Each lesson is a Markdown file in <code>web/src/lessons/</code>: a new file joins the path in the
+        order its frontmatter gives.
       </p>
     </section>
   );

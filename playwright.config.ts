@@ -2,13 +2,15 @@
 // in Debian's Chromium (no browser download: see ../shared/notes/TOOLCHAIN.md).
 // scripts/test.sh (stage e2e) builds dist/ first; run alone with
 //   npx vite build && npx playwright test
+import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 // not 4173, so a running `npm run preview` does not collide. Several sessions
 // can test side by side with their own build and port:
 //   GLASS_E2E_PORT=4180 GLASS_E2E_DIST=/tmp/me/dist npx playwright test tests/e2e/x.spec.ts
 const PORT = Number(process.env.GLASS_E2E_PORT ?? 4174);
-const DIST = process.env.GLASS_E2E_DIST ?? 'dist';
+// absolute: vite preview reads a relative --outDir from its root (web/), not from here
+const DIST = resolve(process.env.GLASS_E2E_DIST ?? 'dist');
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -88,7 +88,7 @@ export function CheckCard({ slug, check, values, passed }: { slug: string; check
         {verdict === 'unreadable' && <p class="check-feedback wrong">Type a number (for example 1152, 0.85 or 2.5e-8).</p>}
         {reveal && ready && (
           <p class="check-feedback">
-            The core computed <span class="num">{formatValue(answer.value, 'auto')}</span>.
+            The core computed <span class="num" data-testid={`${id}-answer`}>{formatValue(answer.value, 'auto')}</span>.
           </p>
         )}
       </div>

@@ -127,12 +127,18 @@ export function modelRun(_glass: Glass, r: ModelRunSettings & { backward: boolea
   return m.run(r.text, { eps: r.eps, dtype: r.dtype, backward: r.backward });
 }
 
-/** The benchmark: `repeat` timed runs (compute only: nothing copied out). */
+const WARM_UP_RUNS = 10;
+
+/** The benchmark: `repeat` timed runs after a warm-up (compute only: nothing copied out). */
 export function benchRun(_glass: Glass, r: ModelRunSettings & { backward: boolean; repeat: number }): number[] {
   const { model: m } = loaded();
   lastRun = null;
   const times: number[] = [];
-  m.compute(r.text, { eps: r.eps, dtype: r.dtype, backward: r.backward }); // warm up
+  // Warm up: V8 first runs wasm from its baseline compiler and swaps in the
+  // optimised code of hot functions as a background compile finishes, so the
+  // first few runs measure the baseline tier, not the page in use.
+  m.compute(r.text, { eps: r.eps, dtype: r.dtype, backward: r.backward });
+  for (let k = 0; k < WARM_UP_RUNS; k++) m.compute(r.text, { backward: r.backward });
   for (let k = 0; k < r.repeat; k++) {
     const t0 = performance.now();
     m.compute(r.text, { backward: r.backward });

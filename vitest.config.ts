@@ -7,5 +7,8 @@ export default defineConfig({
     environment: 'node',
     include: ['tests/web/**/*.test.ts'],
     testTimeout: 60_000,
+    // Node 20 runs relaxed SIMD only behind this flag: with it the tests can run
+    // the relaxed-fma build of the core too (tests/web/model.test.ts).
+    execArgv: ['--experimental-wasm-relaxed-simd'],
   },
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configure + build one CMake preset: native | asan | wasm.
 #   bash scripts/build.sh wasm            # everything in the preset
-#   bash scripts/build.sh wasm --web      # only what the web app needs (glass_core)
+#   bash scripts/build.sh wasm --web      # only what the web app needs (glass_core, glass_core_fma)
 #   bash scripts/build.sh native --target glass_bench
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -14,7 +14,7 @@ case "$preset" in native | asan | wasm) ;; *) die "unknown preset '$preset'" ;; 
 args=("$@")
 if [[ "${args[0]:-}" == "--web" ]]; then
   # glass_core exists only once cpp/wasm/ has sources.
-  if compgen -G "cpp/wasm/*.cpp" >/dev/null; then args=(--target glass_core); else args=(); fi
+  if compgen -G "cpp/wasm/*.cpp" >/dev/null; then args=(--target glass_core glass_core_fma); else args=(); fi
 fi
 
 t0=$(now)

@@ -25,12 +25,15 @@ const fmt = (x) => x.toFixed(2);
 // fetches. KaTeX's fonts load on demand too and are not counted.
 const LAZY = /^LessonsPage-/;
 
-function pageWeight() {
+// dist/ holds both builds of the core (glue + wasm); a browser fetches one.
+const OTHER_BUILD = { 'relaxed-fma': /^glass_core-/, simd128: /^glass_core_fma-/ };
+
+function pageWeight(build) {
   const dir = 'dist/assets';
   const rows = { wasm: 0, js: 0, css: 0, lazy: 0 };
   for (const f of readdirSync(dir)) {
     const ext = f.split('.').pop();
-    if (!(ext in rows)) continue;
+    if (!(ext in rows) || OTHER_BUILD[build].test(f)) continue;
     const bytes = gzipSync(readFileSync(join(dir, f)), { level: 9 }).length;
     if (LAZY.test(f)) rows.lazy += bytes;
     else rows[ext] += bytes;
@@ -71,6 +74,7 @@ async function main() {
     const page = await ctx.newPage();
     await page.goto(URL_);
     const text = 'In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face'.padEnd(128, '.').slice(0, 128);
+    const build = await page.evaluate(async () => (await globalThis.glass.ready).build);
     const results = await page.evaluate(
       async ({ text, N }) => {
         const g = globalThis.glass;
@@ -86,11 +90,11 @@ async function main() {
     );
     await browser.close();
 
-    console.log(`model on ${new TextEncoder().encode(text).length} bytes in the worker (Chromium ${browser.version?.() ?? ''}), median of ${N} (min, max):`);
+    console.log(`model on ${new TextEncoder().encode(text).length} bytes in the worker (Chromium ${browser.version?.() ?? ''}, the ${build} build of the core), median of ${N} (min, max):`);
     for (const [k, v] of Object.entries(results)) console.log(`  ${k.padEnd(40)} ${fmt(median(v))} ms  (${fmt(Math.min(...v))}, ${fmt(Math.max(...v))})`);
     console.log(`cold load to the first lab result:        median ${fmt(median(labLoads))} ms of ${labLoads.map(fmt).join(', ')}`);
     console.log(`cold load to the first inspector result:  median ${fmt(median(inspectorLoads))} ms of ${inspectorLoads.map(fmt).join(', ')}`);
-    const w = pageWeight();
+    const w = pageWeight(build);
     const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
     const first = w.wasm + w.js + w.css + w.html;
     console.log(`page weight (gzip -9): wasm ${kb(w.wasm)} + js ${kb(w.js)} + css ${kb(w.css)} + html ${kb(w.html)} = ${kb(first)} on every load`);

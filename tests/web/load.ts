@@ -2,15 +2,17 @@
 // The glue is built for web,worker (see TOOLCHAIN.md), so in Node we hand it
 // the bytes ourselves instead of letting it fetch a file path.
 import { existsSync, readFileSync } from 'node:fs';
-import { loadGlass, type Glass } from '../../web/src/core';
+import { loadGlass, type Glass, type WasmBuild } from '../../web/src/core';
 import { loadWeights } from '../../web/src/worker/inspector';
 
 export const wasmUrl = new URL('../../web/src/core/wasm/glass_core.wasm', import.meta.url);
+/** The relaxed-SIMD build (vitest.config.ts enables relaxed SIMD in Node's workers so it can run here). */
+export const fmaWasmUrl = new URL('../../web/src/core/wasm/glass_core_fma.wasm', import.meta.url);
 /** The weights the app ships (public/weights/), trained by `npm run train`. */
 export const shippedWeightsUrl = new URL('../../public/weights/glass-kjv.safetensors', import.meta.url);
 
-export function loadTestGlass(): Promise<Glass> {
-  return loadGlass({ wasmBinary: readFileSync(wasmUrl) });
+export function loadTestGlass(build: WasmBuild = 'simd128'): Promise<Glass> {
+  return loadGlass({ build, wasmBinary: readFileSync(build === 'relaxed-fma' ? fmaWasmUrl : wasmUrl) });
 }
 
 /** The core with the shipped weights loaded as the worker's model, as the page has it after ensureWeights(). */

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GlassError, Model, type Glass, type NamedTensor } from '../../web/src/core';
+import { GlassError, Model, hasRelaxedMadd, type Glass, type NamedTensor } from '../../web/src/core';
 import { loadTestGlass } from './load';
 
 const cli = new URL('../../build/native/glassllm', import.meta.url).pathname;
@@ -29,7 +29,9 @@ function relError(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return diff / scale;
 }
 
-describe('the model in wasm', () => {
+// Both builds of the core: the plain simd128 one, and the relaxed-SIMD one the
+// page runs where the engine has fused multiply-add (wasmBuild.ts).
+describe.each(['simd128', 'relaxed-fma'] as const)('the model in wasm (%s build)', (build) => {
   let glass: Glass;
   let model: Model;
   let weights: Uint8Array;
@@ -42,10 +44,15 @@ describe('the model in wasm', () => {
     dir = mkdtempSync(join(tmpdir(), 'glass-model-'));
     // the weights the app ships: the page must compute what the CLI computes on this very file
     weights = readFileSync(shipped);
-    glass = await loadTestGlass();
+    glass = await loadTestGlass(build);
+    expect(glass.build).toBe(build);
     model = Model.create(glass);
   });
   afterAll(() => model?.dispose());
+
+  it('runs where it can: this Node has relaxed SIMD enabled (vitest.config.ts), so both builds are tested', () => {
+    expect(hasRelaxedMadd()).toBe(true);
+  });
 
   it('reports the configuration and parameter counts computed by the core', () => {
     const info = model.loadWeights(weights);

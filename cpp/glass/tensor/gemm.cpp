@@ -67,11 +67,11 @@ void pack_a(int64_t rows, int64_t kc, const T* a, int64_t a_row, int64_t a_col, 
 // The register tile: kRows x kCols outputs held in kRows * kVecs vectors.
 // A(r, p) = a[r * a_rs + p * a_cs]; B's row p starts at b + p * b_rs. Packed
 // operands have small fixed strides; row-major ones are read in place.
+// kRows x kCols of A(r, p) * B(p, :) summed over p into acc.
 template <class T>
-void tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs, T* c, int64_t c_row,
-          int64_t rows, int64_t cols, bool accumulate) {
+inline void accumulate_tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs,
+                            Vec<T> (&acc)[kRows][kVecs]) {
   constexpr int L = kLanes<T>;
-  Vec<T> acc[kRows][kVecs] = {};
   for (int64_t p = 0; p < kc; ++p) {
     Vec<T> bv[kVecs];
     for (int v = 0; v < kVecs; ++v) load(bv[v], b + v * L);
@@ -82,6 +82,47 @@ void tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_
     a += a_cs;
     b += b_rs;
   }
+}
+
+#ifdef __wasm_relaxed_simd__
+// The build for engines with relaxed SIMD (glass_core_fma, chosen by the page
+// when the browser validates relaxed_madd): one fused multiply-add per vector
+// instead of a multiply and an add, in 16-byte halves of each 32-byte vector.
+// clang 14 spells it __builtin_wasm_fma_f32x4(a, b, c) = a * b + c and emits
+// the proposal's old opcode; scripts/wasm_relaxed_opcodes.py rewrites it to
+// the standard f32x4.relaxed_madd after linking.
+typedef float F32x4 __attribute__((vector_size(16)));
+template <>
+inline void accumulate_tile<float>(int64_t kc, const float* a, int64_t a_rs, int64_t a_cs, const float* b,
+                                   int64_t b_rs, Vec<float> (&acc)[kRows][kVecs]) {
+  static_assert(kVecs == 1 && kVecBytes == 32, "the tile is kRows rows of two 16-byte halves");
+  F32x4 lo[kRows] = {}, hi[kRows] = {};
+  for (int64_t p = 0; p < kc; ++p) {
+    F32x4 b0, b1;
+    std::memcpy(&b0, b, 16);
+    std::memcpy(&b1, b + 4, 16);
+    for (int r = 0; r < kRows; ++r) {
+      const float s = a[r * a_rs];
+      const F32x4 sv = {s, s, s, s};
+      lo[r] = __builtin_wasm_fma_f32x4(sv, b0, lo[r]);
+      hi[r] = __builtin_wasm_fma_f32x4(sv, b1, hi[r]);
+    }
+    a += a_cs;
+    b += b_rs;
+  }
+  for (int r = 0; r < kRows; ++r) {
+    std::memcpy(&acc[r][0], &lo[r], 16);
+    std::memcpy(reinterpret_cast<char*>(&acc[r][0]) + 16, &hi[r], 16);
+  }
+}
+#endif
+
+template <class T>
+void tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs, T* c, int64_t c_row,
+          int64_t rows, int64_t cols, bool accumulate) {
+  constexpr int L = kLanes<T>;
+  Vec<T> acc[kRows][kVecs] = {};
+  accumulate_tile<T>(kc, a, a_rs, a_cs, b, b_rs, acc);
   if (rows == kRows && cols == kCols<T>) {
     for (int r = 0; r < kRows; ++r)
       for (int v = 0; v < kVecs; ++v) {

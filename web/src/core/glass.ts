@@ -10,7 +10,8 @@
 //
 // Ownership of handles is described in scope.ts: use glass.scope(); anything
 // created outside a scope must be disposed by the caller.
-import createGlassCore, { type GlassCoreOptions } from './wasm/glass_core.js';
+import type { GlassCoreOptions } from './wasm/glass_core.js';
+import { bestBuild, type WasmBuild } from './wasmBuild';
 import type { Context } from './context';
 import { TrackedHandle } from './handle';
 import { flatten } from './data';
@@ -22,7 +23,9 @@ import { Tensor } from './tensor';
 import type { DTypeName, TensorData } from './types';
 
 export interface LoadOptions {
-  /** The .wasm bytes. Needed in Node (Vitest); in the browser the glue fetches them. */
+  /** Which build (wasmBuild.ts); by default the fastest this engine validates. */
+  build?: WasmBuild;
+  /** The .wasm bytes of that build. Needed in Node (Vitest); in the browser the glue fetches them. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: GlassCoreOptions['locateFile'];
 }
@@ -56,7 +59,11 @@ export interface RandomOptions {
 export class Glass {
   private readonly ctx: Context;
 
-  constructor(raw: RawModule) {
+  /** @param build which build of the core `raw` is (wasmBuild.ts) */
+  constructor(
+    raw: RawModule,
+    readonly build: WasmBuild = 'simd128',
+  ) {
     this.ctx = { raw, tracker: new HandleTracker() };
   }
 
@@ -216,6 +223,9 @@ export async function loadGlass(options: LoadOptions = {}): Promise<Glass> {
   const coreOptions: GlassCoreOptions = {};
   if (options.wasmBinary !== undefined) coreOptions.wasmBinary = options.wasmBinary;
   if (options.locateFile !== undefined) coreOptions.locateFile = options.locateFile;
+  const build = options.build ?? bestBuild();
+  // one glue per build; only the chosen one (and its .wasm) is fetched
+  const { default: createGlassCore } = build === 'relaxed-fma' ? await import('./wasm/glass_core_fma.js') : await import('./wasm/glass_core.js');
   const raw = await createGlassCore(coreOptions);
-  return new Glass(raw);
+  return new Glass(raw, build);
 }

@@ -18,6 +18,7 @@ APT_PACKAGES=(
   "nodejs           node"
   "npm              npm"
   "bible-kjv        bible"
+  "python3          python3"
   "python3-torch    py:torch"
   "python3-numpy    py:numpy"
   "libopenblas0     -"

@@ -118,6 +118,9 @@ test('widgets respond: one row edited changes only that row; gradient path; gamm
 test('a deep link opens its step; keys and Back move between steps; a bad step is reported', async ({ page }) => {
   await openStep(page, 6);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('The gradient path');
+  // the step has settled (its live values are in), and the focus is on the page, not in a field
+  await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('k');
   await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '5');
   await page.goBack();

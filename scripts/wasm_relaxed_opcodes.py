@@ -34,23 +34,13 @@ class Reader:
         return b
 
     def uleb(self):
+        # (signed LEB128 immediates have the same length; the decoder only skips them)
         result = shift = 0
         while True:
             b = self.byte()
             result |= (b & 0x7F) << shift
             shift += 7
             if b < 0x80:
-                return result
-
-    def sleb(self):
-        result = shift = 0
-        while True:
-            b = self.byte()
-            result |= (b & 0x7F) << shift
-            shift += 7
-            if b < 0x80:
-                if b & 0x40:
-                    result -= 1 << shift
                 return result
 
     def skip(self, n):
@@ -79,7 +69,7 @@ def blocktype(r):
     if b == 0x40 or b in (0x7F, 0x7E, 0x7D, 0x7C, 0x7B, 0x70, 0x6F):
         r.skip(1)
     else:
-        r.sleb()  # a type index (s33)
+        r.uleb()  # a type index (s33)
 
 
 def simd(r, patches):
@@ -150,10 +140,8 @@ def function_body(r, end, patches):
             memarg(r)
         elif op in (0x3F, 0x40):
             r.byte()
-        elif op == 0x41:
-            r.sleb()
-        elif op == 0x42:
-            r.sleb()
+        elif op in (0x41, 0x42):  # i32.const, i64.const
+            r.uleb()
         elif op == 0x43:
             r.skip(4)
         elif op == 0x44:

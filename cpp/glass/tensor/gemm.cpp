@@ -67,7 +67,6 @@ void pack_a(int64_t rows, int64_t kc, const T* a, int64_t a_row, int64_t a_col, 
 // The register tile: kRows x kCols outputs held in kRows * kVecs vectors.
 // A(r, p) = a[r * a_rs + p * a_cs]; B's row p starts at b + p * b_rs. Packed
 // operands have small fixed strides; row-major ones are read in place.
-// kRows x kCols of A(r, p) * B(p, :) summed over p into acc.
 template <class T>
 inline void accumulate_tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs,
                             Vec<T> (&acc)[kRows][kVecs]) {
@@ -117,6 +116,8 @@ inline void accumulate_tile<float>(int64_t kc, const float* a, int64_t a_rs, int
 }
 #endif
 
+// One register tile of C: the sums above, stored into (or added to) C, only
+// the valid part at the ragged edges.
 template <class T>
 void tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs, T* c, int64_t c_row,
           int64_t rows, int64_t cols, bool accumulate) {

@@ -13,7 +13,20 @@ export function lessonCounts(slug: string): { steps: number; checks: number } {
 
 export async function openStep(page: Page, slug: string, step: number) {
   await page.goto(`./?view=lessons&lesson=${slug}&step=${step}`);
-  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(step));
+  await stepShown(page, step);
+}
+
+/**
+ * The step is on screen and the core has answered its values and checks: only
+ * then is the page settled enough to type into (steps without inline values
+ * show nothing pending while their checks still wait).
+ */
+export async function stepShown(page: Page, step: number) {
+  const lesson = page.getByTestId('lesson');
+  await expect(lesson).toHaveAttribute('data-step', String(step));
+  await expect(lesson).not.toHaveAttribute('data-values', 'pending', { timeout: 20_000 });
+  if ((await lesson.getAttribute('data-values')) !== 'ready')
+    throw new Error(`step ${step}: the core did not answer the step's values: ${await page.locator('.lesson-error').textContent()}`);
 }
 
 /** Answers every check of the step: wrong first (refused), then the core's answer (accepted). */
@@ -40,6 +53,7 @@ export async function answerChecks(page: Page, minimum = 2) {
     }
     const input = card.locator('input[type=text]');
     await input.fill('123456789');
+    await expect(input).toHaveValue('123456789');
     await card.locator('button[type=submit]').click();
     await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
     await card.getByRole('button', { name: 'Show the core’s answer' }).click();
@@ -68,7 +82,7 @@ export async function walkLesson(
   await page.goto('./?view=lessons');
   await page.getByTestId(`lesson-card-${slug}`).getByRole('button', { name: 'Start' }).click();
   for (let step = 1; step <= steps; step++) {
-    await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(step));
+    await stepShown(page, step);
     await expect(page).toHaveURL(new RegExp(`lesson=${slug}&step=${step}`));
     await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
     await expect(page.locator('.md-live-error')).toHaveCount(0);

@@ -15,22 +15,8 @@ test('walk the whole lesson: every step renders, checks judge with the core, scr
   await expect(page.getByTestId('lesson-card-rmsnorm')).toBeVisible();
   await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} steps · ${CHECKS} checks`);
   await page.screenshot({ path: `${SHOTS}/lesson-home.png`, fullPage: true });
-  await page.getByTestId('lesson-card-rmsnorm').getByRole('button', { name: 'Start' }).click();
-  for (let step = 1; step <= STEPS; step++) {
-    await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(step));
-    await expect(page).toHaveURL(new RegExp(`lesson=rmsnorm&step=${step}`));
-    await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
-    await expect(page.locator('.md-live-error')).toHaveCount(0);
-    await expect(page.getByTestId('unknown-widget')).toHaveCount(0);
-    await answerChecks(page);
-    await page.screenshot({ path: `${SHOTS}/lesson-${step}.png`, fullPage: true });
-    if (step < STEPS) {
-      await page.locator('body').click({ position: { x: 5, y: 5 } });
-      await page.keyboard.press('ArrowRight');
-    }
-  }
+  await walkLesson(page, 'rmsnorm', 'lesson');
   // progress survives a reload: the home page counts the steps and checks
-  await page.goto('./?view=lessons');
   await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} of ${STEPS} steps opened`);
   await page.reload();
   await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} of ${STEPS} steps opened`);
@@ -132,6 +118,21 @@ test('a deep link opens its step; keys and Back move between steps; a bad step i
   await openStep(page, 7);
   await page.getByTestId('tour-link').first().click();
   await expect(page).toHaveURL(/view=inspector.*compare=blocks\.1\.norm\.attn,blocks\.1\.resid\.attn|compare=blocks\.1\.norm\.attn%2Cblocks/);
+});
+
+test('an answer typed the moment a step opens stays in its field and is judged once the core has answered', async ({ page }) => {
+  await openStep(page, 2);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '3');
+  // no waiting for the step's values: the step's own focus move must not take the caret away
+  const card = page.locator('form.check-card').first();
+  const input = card.locator('input[type=text]');
+  await input.fill('123456789');
+  await expect(input).toHaveValue('123456789');
+  await expect(input).toBeFocused();
+  await card.locator('button[type=submit]').click();
+  await expect(card.locator('.check-feedback.wrong')).toBeVisible();
 });
 
 test('Back and Forward: one history entry per navigation, across views and steps', async ({ page }) => {

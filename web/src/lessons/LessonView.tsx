@@ -2,7 +2,7 @@
 // steps; every step has its own address (?view=lessons&lesson=…&step=…).
 // The step's inline values and check answers are computed by the core in one
 // request when the step opens (after loading the model's weights if they use it).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { CheckCard } from './CheckCard';
 import { CodeCell, cellError } from './CodeCell';
 import { ask, modelReadyFor } from './lessonCore';
@@ -16,8 +16,12 @@ import './lessons.css';
 export function LessonView({ lesson }: { lesson: Lesson }) {
   const stepIndex = Math.min(lessonRoute.value.step, lesson.steps.length - 1);
   const step = lesson.steps[stepIndex];
-  const [values, setValues] = useState<Values>(null);
-  const [valuesError, setValuesError] = useState<string | null>(null);
+  // Values belong to the step they were computed for: on the first render of a
+  // new step the previous step's map must not answer its checks.
+  const stepKey = `${lesson.slug}-${stepIndex}`;
+  const [computed, setComputed] = useState<{ key: string; values: Values; error: string | null }>({ key: '', values: null, error: null });
+  const values = computed.key === stepKey ? computed.values : null;
+  const valuesError = computed.key === stepKey ? computed.error : null;
   const p = lessonProgress(progress.value, lesson.slug);
   const total = lesson.steps.length;
   const go = (i: number) => {
@@ -27,19 +31,17 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
   useEffect(() => {
     markSeen(lesson.slug, stepIndex);
     document.title = `${step.title} · ${lesson.title} · GlassLLM`;
-    setValues(null);
-    setValuesError(null);
     const exprs = stepExpressions(step);
     if (exprs.length === 0) {
-      setValues(new Map());
+      setComputed({ key: stepKey, values: new Map(), error: null });
       return;
     }
     let live = true;
     void modelReadyFor(exprs).then(() =>
       ask('step-values', { op: 'eval', exprs }).then((o) => {
         if (!live) return;
-        if (o.status === 'ok') setValues(new Map(exprs.map((e, i) => [e, o.value.values[i]])));
-        else if (o.status === 'error') setValuesError(cellError(o.error));
+        if (o.status === 'ok') setComputed({ key: stepKey, values: new Map(exprs.map((e, i) => [e, o.value.values[i]])), error: null });
+        else if (o.status === 'error') setComputed({ key: stepKey, values: null, error: cellError(o.error) });
       }),
     );
     return () => {
@@ -61,13 +63,15 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
     return () => removeEventListener('keydown', onKey);
   }, [stepIndex, total]);
 
-  useEffect(() => {
+  // In the commit, not after paint: a later focus would pull the caret out of
+  // an answer field the learner has already started typing into.
+  useLayoutEffect(() => {
     document.getElementById('lesson-step-title')?.focus({ preventScroll: true });
     scrollTo(0, 0);
   }, [stepIndex]);
 
   return (
-    <article class="lesson" data-testid="lesson" data-step={stepIndex + 1}>
+    <article class="lesson" data-testid="lesson" data-step={stepIndex + 1} data-values={values !== null ? 'ready' : valuesError !== null ? 'error' : 'pending'}>
       <nav class="lesson-top" aria-label="Lesson">
         <a
           href="?view=lessons"
@@ -114,7 +118,7 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
         </p>
       )}
 
-      <div class="lesson-body" key={`${lesson.slug}-${stepIndex}`}>
+      <div class="lesson-body" key={stepKey}>
         {step.blocks.map((b, i) => {
           switch (b.kind) {
             case 'markdown':

@@ -13,7 +13,7 @@ Tensor init_normal(const Shape& shape, double std, Generator& gen, DType dtype) 
 Linear::Linear(int64_t in, int64_t out, double std, Generator& gen, DType dtype)
     : weight(init_normal({out, in}, std, gen, dtype)) {}
 
-Tensor Linear::operator()(const Tensor& x) const { return matmul(x, transpose(weight)); }
+Tensor Linear::operator()(const Tensor& x) const { return linear(x, weight, packed_); }
 
 Embedding::Embedding(int64_t vocab, int64_t d, double std, Generator& gen, DType dtype)
     : weight(init_normal({vocab, d}, std, gen, dtype)) {}

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "glass/nn/module.h"
+#include "glass/tensor/packed_weight.h"
 #include "glass/tensor/random.h"
 #include "glass/tensor/tensor.h"
 
@@ -19,6 +20,9 @@ class Linear {
   void visit(const std::string& prefix, const ParamVisitor& visit) { visit(prefix + "weight", weight); }
 
   Tensor weight;  // (out, in)
+
+ private:
+  mutable PackedWeight packed_;  // W^T for the product kernel, repacked when W changes
 };
 
 class Embedding {

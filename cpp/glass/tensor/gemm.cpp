@@ -146,11 +146,11 @@ void tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_
   }
 }
 
-}  // namespace
-
+// The product loop. B is read from `prepacked` (all panels of every k block,
+// as pack_weight lays them out) when given, else packed here or read in place.
 template <class T>
-void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b_row,
-          int64_t b_col, T* c, int64_t c_row, bool accumulate) {
+void gemm_with(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b_row,
+               int64_t b_col, const T* prepacked, T* c, int64_t c_row, bool accumulate) {
   constexpr int NR = kCols<T>;
   if (k == 0) {
     if (!accumulate)
@@ -163,18 +163,23 @@ void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_
   // Row-major operands are read in place (packing costs as much as the
   // arithmetic for attention's small per-head products); strided ones, and
   // the ragged edges, are packed.
-  const bool direct_a = a_col == 1, direct_b = b_col == 1;
+  const bool direct_a = a_col == 1, direct_b = prepacked == nullptr && b_col == 1;
   const int64_t last_panel = (panels - 1) * NR;
   for (int64_t p0 = 0; p0 < k; p0 += kDepth) {
     const int64_t kc = std::min(kDepth, k - p0);
     const bool acc = accumulate || p0 > 0;
     apack.resize(static_cast<std::size_t>(kc * kRows));
-    if (!direct_b) {
+    const T* packed = bpack.data();
+    if (prepacked != nullptr) {
+      packed = prepacked + p0 * panels * NR;  // the blocks before hold p0 rows of every panel
+    } else if (!direct_b) {
       bpack.resize(static_cast<std::size_t>(panels * kc * NR));
       pack_b(kc, n, b + p0 * b_row, b_row, b_col, bpack.data());
+      packed = bpack.data();
     } else if (n - last_panel < NR) {  // only the ragged last panel
       bpack.resize(static_cast<std::size_t>(kc * NR));
       pack_b(kc, n - last_panel, b + p0 * b_row + last_panel, b_row, b_col, bpack.data());
+      packed = bpack.data();
     }
     for (int64_t i0 = 0; i0 < m; i0 += kRows) {
       const int64_t rows = std::min<int64_t>(kRows, m - i0);
@@ -190,13 +195,42 @@ void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_
       for (int64_t jp = 0; jp < panels; ++jp) {
         const int64_t cols = std::min<int64_t>(NR, n - jp * NR);
         const bool in_place = direct_b && cols == NR;
-        const T* bp = in_place ? b + p0 * b_row + jp * NR : bpack.data() + (direct_b ? 0 : jp * kc * NR);
+        const T* bp = in_place ? b + p0 * b_row + jp * NR : packed + (direct_b ? 0 : jp * kc * NR);
         tile(kc, ap, a_rs, a_cs, bp, in_place ? b_row : NR, c + i0 * c_row + jp * NR, c_row, rows, cols, acc);
       }
     }
   }
 }
 
+}  // namespace
+
+template <class T>
+void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b_row,
+          int64_t b_col, T* c, int64_t c_row, bool accumulate) {
+  gemm_with<T>(m, n, k, a, a_row, a_col, b, b_row, b_col, nullptr, c, c_row, accumulate);
+}
+
+template <class T> void pack_weight(int64_t k, int64_t n, const T* b, int64_t b_row, int64_t b_col, PackedB<T>& out) {
+  constexpr int NR = kCols<T>;
+  const int64_t panels = (n + NR - 1) / NR;
+  out.k = k;
+  out.n = n;
+  out.data.resize(static_cast<std::size_t>(panels * NR * k));
+  for (int64_t p0 = 0; p0 < k; p0 += kDepth)
+    pack_b(std::min(kDepth, k - p0), n, b + p0 * b_row, b_row, b_col, out.data.data() + p0 * panels * NR);
+}
+
+template <class T>
+void gemm_packed(int64_t m, const T* a, int64_t a_row, int64_t a_col, const PackedB<T>& b, T* c, int64_t c_row,
+                 bool accumulate) {
+  gemm_with<T>(m, b.n, b.k, a, a_row, a_col, nullptr, 0, 0, b.data.data(), c, c_row, accumulate);
+}
+
+template void pack_weight<float>(int64_t, int64_t, const float*, int64_t, int64_t, PackedB<float>&);
+template void pack_weight<double>(int64_t, int64_t, const double*, int64_t, int64_t, PackedB<double>&);
+template void gemm_packed<float>(int64_t, const float*, int64_t, int64_t, const PackedB<float>&, float*, int64_t, bool);
+template void gemm_packed<double>(int64_t, const double*, int64_t, int64_t, const PackedB<double>&, double*, int64_t,
+                                  bool);
 template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, const float*, int64_t, int64_t,
                           float*, int64_t, bool);
 template void gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t, const double*, int64_t, int64_t,

@@ -6,6 +6,7 @@
 // of kRows x kCols outputs is accumulated over k with vector arithmetic
 // (GCC/Clang vector extensions: AVX natively, simd128 in wasm).
 #include <cstdint>
+#include <vector>
 
 namespace glass::kernels {
 
@@ -14,5 +15,18 @@ namespace glass::kernels {
 template <class T>
 void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b_row,
           int64_t b_col, T* c, int64_t c_row, bool accumulate);
+
+// B (k, n) packed once for many products: a weight between updates is packed
+// at its first use, not in every forward (packing W^T was 6% of the model's
+// forward in wasm). The panels are those gemm packs, so results are equal.
+template <class T> struct PackedB {
+  int64_t k = 0, n = 0;
+  std::vector<T> data;  // every k block's panels, in order
+};
+template <class T> void pack_weight(int64_t k, int64_t n, const T* b, int64_t b_row, int64_t b_col, PackedB<T>& out);
+// C (m, b.n) = A (m, b.k) @ B, or C += A @ B if accumulate.
+template <class T>
+void gemm_packed(int64_t m, const T* a, int64_t a_row, int64_t a_col, const PackedB<T>& b, T* c, int64_t c_row,
+                 bool accumulate);
 
 }  // namespace glass::kernels

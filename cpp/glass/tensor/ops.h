@@ -13,6 +13,8 @@
 
 namespace glass {
 
+class PackedWeight;
+
 // ---- elementwise, binary (broadcasting) ----
 Tensor add(const Tensor& a, const Tensor& b);
 Tensor sub(const Tensor& a, const Tensor& b);
@@ -47,6 +49,10 @@ Tensor sum_to(const Tensor& x, const Shape& shape);
 // ---- matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast;
 // a 1-d operand is treated as a row (left) or column (right) and that axis dropped.
 Tensor matmul(const Tensor& a, const Tensor& b);
+// x (..., in) @ W^T for W (out, in): matmul(x, transpose(weight)), the same
+// numbers and the same graph, with W^T's packing kept in `packed` between
+// calls (float32; other dtypes multiply the usual way).
+Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed);
 
 // ---- shape ----
 Tensor reshape(const Tensor& x, const Shape& shape);  // one size may be -1

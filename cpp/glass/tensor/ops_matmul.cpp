@@ -7,6 +7,7 @@
 #include "glass/tensor/error.h"
 #include "glass/tensor/gemm.h"
 #include "glass/tensor/ops.h"
+#include "glass/tensor/packed_weight.h"
 #include "glass/tensor/strided.h"
 
 namespace glass {
@@ -57,6 +58,23 @@ Tensor matmul_forward(const Tensor& a_in, const Tensor& b, const Shape& batch, i
   return out;
 }
 
+// out = a @ b, computed; the backward of the product.
+Tensor record_matmul(Tensor& out, const Tensor& a, const Tensor& b) {
+  return record(out, "matmul", {a, b},
+                [a = a.detach(), b = b.detach(), need_a = a.requires_grad(), need_b = b.requires_grad()](
+                    std::vector<Tensor>& d, const Tensor& dout) {
+    // dA = dC B^T, dB = A^T dC, each summed over the batch axes its operand was broadcast along
+    if (need_a) d[0] = sum_to(matmul(dout, transpose(b)), a.shape());
+    if (!need_b) return;
+    if (b.ndim() == 2 && a.ndim() > 2) {  // fold the batch: one (k, rows) @ (rows, n) product
+      const int64_t kk = a.shape().back(), nn = dout.shape().back();
+      d[1] = matmul(transpose(reshape(a, {-1, kk})), reshape(dout, {-1, nn}));
+    } else {
+      d[1] = sum_to(matmul(transpose(a), dout), b.shape());
+    }
+  });
+}
+
 }  // namespace
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
@@ -89,19 +107,23 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
                 " cannot broadcast (" + e.what() + ")");
   }
   Tensor out = matmul_forward(a, b, batch, m, k, n);
-  return record(out, "matmul", {a, b},
-                [a = a.detach(), b = b.detach(), need_a = a.requires_grad(), need_b = b.requires_grad()](
-                    std::vector<Tensor>& d, const Tensor& dout) {
-    // dA = dC B^T, dB = A^T dC, each summed over the batch axes its operand was broadcast along
-    if (need_a) d[0] = sum_to(matmul(dout, transpose(b)), a.shape());
-    if (!need_b) return;
-    if (b.ndim() == 2 && a.ndim() > 2) {  // fold the batch: one (k, rows) @ (rows, n) product
-      const int64_t kk = a.shape().back(), nn = dout.shape().back();
-      d[1] = matmul(transpose(reshape(a, {-1, kk})), reshape(dout, {-1, nn}));
-    } else {
-      d[1] = sum_to(matmul(transpose(a), dout), b.shape());
-    }
-  });
+  return record_matmul(out, a, b);
+}
+
+Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed) {
+  const Tensor wt = transpose(weight);  // (in, out)
+  const bool fits = x.dtype() == weight.dtype() && x.ndim() >= 2 && weight.ndim() == 2 &&
+                    x.shape().back() == weight.shape()[1];
+  const kernels::PackedB<float>* pb = fits ? packed.transposed(weight) : nullptr;
+  if (pb == nullptr) return matmul(x, wt);  // float64, or a shape matmul explains
+  // (..., in) -> (rows, in): the batch axes fold into rows, as in matmul
+  const Tensor a = detail::contiguous_values(x);
+  Shape out_shape = x.shape();
+  out_shape.back() = pb->n;
+  Tensor out = empty_like_shape(out_shape, x.dtype());  // (..., out)
+  kernels::gemm_packed<float>(a.numel() / pb->k, a.data<float>(), pb->k, 1, *pb, out.mutable_data<float>(), pb->n,
+                              false);
+  return record_matmul(out, x, wt);
 }
 
 }  // namespace glass

@@ -21,12 +21,17 @@ class Storage {
   DType dtype() const { return dtype_; }
   int64_t size() const { return size_; }  // elements
   template <class T> T* data() { return static_cast<T*>(ptr_); }
+  // Counts hand-outs of writable pointers (Tensor::mutable_data): a copy
+  // derived from the elements (a packed weight) is stale once it moved.
+  uint64_t version() const { return version_; }
+  void bump_version() { ++version_; }
 
  private:
   DType dtype_;
   int64_t size_;
   std::size_t bytes_;
   void* ptr_;
+  uint64_t version_ = 0;
 };
 
 // Drops every cached block (tests use it to check nothing leaks).

@@ -182,7 +182,11 @@ template <class T> const T* Tensor::data() const {
   if (!is_contiguous()) throw Error("data: tensor of shape " + to_string(t.shape) + " is a non-contiguous view; call contiguous() first");
   return t.storage->data<T>() + t.offset;
 }
-template <class T> T* Tensor::mutable_data() { return const_cast<T*>(data<T>()); }
+template <class T> T* Tensor::mutable_data() {
+  T* p = const_cast<T*>(data<T>());
+  impl()->storage->bump_version();
+  return p;
+}
 template const float* Tensor::data<float>() const;
 template const double* Tensor::data<double>() const;
 template float* Tensor::mutable_data<float>();

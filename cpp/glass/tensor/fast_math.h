@@ -24,7 +24,8 @@ namespace glass::detail {
   // round to nearest by adding and removing 1.5 * 2^23 (exact for |n| < 2^22):
   // unlike nearbyint, which clang leaves as a libm call in wasm, it vectorises everywhere
   constexpr float kRound = 12582912.0f;
-  const float n = (xc * 1.44269504088896341f + kRound) - kRound;
+  const float t = xc * 1.44269504088896341f + kRound;  // 1.5 * 2^23 + n: the low mantissa bits hold n
+  const float n = t - kRound;
   // r = x - n ln2 in two parts, so r keeps its low bits
   float r = xc - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
@@ -37,7 +38,10 @@ namespace glass::detail {
   p = p * r * r + r + 1.0f;
   // 2^n as two factors, each a normal float, so n from -150 to 128 works
   // (__builtin_bit_cast: libc++ 13, the wasm build's, has no std::bit_cast)
-  const auto k = static_cast<int32_t>(n);
+  // n as an integer from t's bits (t and kRound share an exponent, so their
+  // bit patterns differ by n): an integer subtraction, where a float-to-int
+  // conversion is a long instruction sequence in wasm SIMD on x86
+  const int32_t k = __builtin_bit_cast(int32_t, t) - __builtin_bit_cast(int32_t, kRound);
   const int32_t k1 = k >> 1, k2 = k - k1;  // a shift, not / 2: wasm SIMD has no cheap signed halving
   const float s1 = __builtin_bit_cast(float, static_cast<uint32_t>(k1 + 127) << 23);
   const float s2 = __builtin_bit_cast(float, static_cast<uint32_t>(k2 + 127) << 23);

@@ -66,6 +66,17 @@ TEST(Errors, BadAxis) {
   EXPECT_GLASS_ERROR([&] { sum(Tensor::scalar(1), 0); }, {"sum", "()"});
 }
 
+TEST(Errors, CausalProducts) {
+  // shapes that do not pair, mixed dtypes
+  EXPECT_GLASS_ERROR([&] { causal_scores(Tensor::zeros({2, 5, 3}), Tensor::zeros({2, 4, 3})); },
+                     {"causal_scores", "(2, 5, 3)", "(2, 4, 3)"});
+  EXPECT_GLASS_ERROR([&] { causal_scores(Tensor::zeros({5, 3}), Tensor::zeros({5, 2})); }, {"causal_scores", "q (..., n, d)"});
+  EXPECT_GLASS_ERROR([&] { causal_scores(Tensor::zeros({5}), Tensor::zeros({5})); }, {"causal_scores", "(5,)"});
+  EXPECT_GLASS_ERROR([&] { causal_mix(Tensor::zeros({4, 5}), Tensor::zeros({4, 3})); }, {"causal_mix", "w (..., n, n)", "(4, 5)"});
+  EXPECT_GLASS_ERROR([&] { causal_mix(Tensor::zeros({3, 4, 4}), Tensor::zeros({2, 4, 3})); }, {"causal_mix", "same leading axes"});
+  EXPECT_GLASS_ERROR([&] { causal_mix(Tensor::zeros({4, 4}), Tensor::zeros({4, 3}, DType::f64)); }, {"causal_mix", "dtypes differ"});
+}
+
 TEST(Errors, BadReshape) {
   Tensor x = Tensor::zeros({2, 3});
   EXPECT_GLASS_ERROR([&] { reshape(x, {4, 2}); }, {"reshape", "(2, 3)", "(4, 2)"});

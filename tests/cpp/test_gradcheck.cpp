@@ -263,6 +263,21 @@ TEST(Gradcheck, WhereAndMaskedFill) {
   EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_softmax(x[0]); }, {randn64({1, 1}, gen)}));
 }
 
+TEST(Gradcheck, CausalProducts) {
+  Generator gen(113);
+  // across a 32-row block boundary, and a batch of heads
+  for (int64_t n : {1, 4, 35}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_scores(x[0], x[1]); },
+                          {randn64({2, n, 3}, gen), randn64({2, n, 3}, gen)}));
+    EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_mix(x[0], x[1]); },
+                          {randn64({2, n, n}, gen), randn64({2, n, 3}, gen)}));
+  }
+  // attention's chain: scores, causal softmax, mix
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_mix(causal_softmax(causal_scores(x[0], x[1])), x[2]); },
+                        {randn64({1, 2, 6, 4}, gen), randn64({1, 2, 6, 4}, gen), randn64({1, 2, 6, 4}, gen)}));
+}
+
 TEST(Gradcheck, EmbeddingWithRepeatedIds) {
   Generator gen(112);
   const std::vector<int32_t> ids = {2, 0, 2, 2, 4, 0};

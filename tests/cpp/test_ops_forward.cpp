@@ -380,6 +380,46 @@ TEST(OpsForward, CausalSoftmaxEqualsMaskedFillThenSoftmax) {
   }
 }
 
+// (n, n): 1 where j > i (the masked half), in dtype dt
+Tensor upper_mask(int64_t n, DType dt) {
+  Tensor mask = Tensor::zeros({n, n}, DType::f64);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) mask.mutable_data<double>()[i * n + j] = 1;
+  return mask.to(dt);
+}
+
+TEST(OpsForward, CausalProductsEqualMaskedFullProducts) {
+  Generator gen(21);
+  // n around and across the 32-row blocks; d the model's head size and odd ones
+  for (DType dt : {DType::f64, DType::f32})
+    for (int64_t n : {1, 2, 5, 31, 32, 33, 70, 128})
+      for (int64_t d : {1, 3, 32}) {
+        SCOPED_TRACE("n=" + std::to_string(n) + " d=" + std::to_string(d) + " " + std::string(dtype_name(dt)));
+        const Tensor q = Tensor::randn({2, 3, n, d}, gen, dt), k = Tensor::randn({2, 3, n, d}, gen, dt);
+        const Tensor mask = upper_mask(n, dt);
+        const Tensor want_scores = masked_fill(matmul(q, transpose(k)), mask, 0);  // (2, 3, n, n)
+        const Tensor scores = causal_scores(q, k);
+        ASSERT_EQ(scores.shape(), want_scores.shape());
+        const double tol = dt == DType::f64 ? 1e-12 : 2e-5;
+        EXPECT_TRUE(glass_test::values_near(scores.to_vector(), want_scores.to_vector(), tol, tol));
+        // w's entries above the diagonal are ignored, whatever they hold
+        const Tensor w = Tensor::randn({2, 3, n, n}, gen, dt), v = Tensor::randn({2, 3, n, d}, gen, dt);
+        const Tensor want_mix = matmul(masked_fill(w, mask, 0), v);  // (2, 3, n, d)
+        EXPECT_TRUE(glass_test::values_near(causal_mix(w, v).to_vector(), want_mix.to_vector(), tol, tol));
+      }
+}
+
+TEST(OpsForward, CausalProductsReadStridedOperands) {
+  // attention's v is a permuted view: (B, n, h, k) read as (B, h, n, k)
+  Generator gen(22);
+  const Tensor base = Tensor::randn({1, 40, 2, 8}, gen, DType::f64), w = Tensor::randn({1, 2, 40, 40}, gen, DType::f64);
+  const Tensor v = permute(base, {0, 2, 1, 3});  // (1, 2, 40, 8), not contiguous
+  ASSERT_FALSE(v.is_contiguous());
+  EXPECT_TRUE(glass_test::values_near(causal_mix(w, v).to_vector(), causal_mix(w, v.contiguous()).to_vector(), 0, 0));
+  EXPECT_TRUE(glass_test::values_near(causal_scores(v, v).to_vector(),
+                                      causal_scores(v.contiguous(), v.contiguous()).to_vector(), 0, 0));
+}
+
 TEST(OpsForward, EmbeddingGathersRows) {
   Tensor w = Tensor::of({{0, 1}, {10, 11}, {20, 21}, {30, 31}}, DType::f64);  // (V=4, D=2)
   const std::vector<int32_t> ids = {3, 1, 3};

@@ -37,10 +37,11 @@ Tensor Attention::operator()(const Tensor& x, const Rope& rope) const {
   const Tensor q = rope(split_heads(wq(x))) * (1.0 / std::sqrt(static_cast<double>(k)));  // (B, h, n, k)
   const Tensor kk = rope(split_heads(wk(x)));  // (B, h, n, k)
   const Tensor v = split_heads(wv(x));        // (B, h, n, k)
-  const Tensor scores = matmul(q, transpose(kk));  // (B, h, n, n)
-  // position i attends to j <= i only: weights above the diagonal are exactly 0
+  // position i attends to j <= i only: scores above the diagonal are never computed (0),
+  // weights there are exactly 0, and the products skip that half
+  const Tensor scores = causal_scores(q, kk);     // (B, h, n, n)
   const Tensor weights = causal_softmax(scores);  // (B, h, n, n), rows sum to 1
-  const Tensor heads = matmul(weights, v);      // (B, h, n, k)
+  const Tensor heads = causal_mix(weights, v);    // (B, h, n, k)
   return wo(reshape(permute(heads, {0, 2, 1, 3}), {B, n, d}));  // concat heads in order, (B, n, d)
 }
 

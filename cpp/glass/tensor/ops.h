@@ -54,6 +54,13 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 // calls (float32; other dtypes multiply the usual way).
 Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed);
 
+// ---- causal attention products: row i of an (..., n, n) matrix sees columns 0..i.
+// Equal (up to rounding) to masking the full product, without computing the masked half.
+// q, k (..., n, d) -> (..., n, n): q @ k^T on and below the diagonal, 0 above.
+Tensor causal_scores(const Tensor& q, const Tensor& k);
+// w (..., n, n), v (..., n, d) -> (..., n, d): w @ v with w's entries above the diagonal taken as 0.
+Tensor causal_mix(const Tensor& w, const Tensor& v);
+
 // ---- shape ----
 Tensor reshape(const Tensor& x, const Shape& shape);  // one size may be -1
 Tensor permute(const Tensor& x, const std::vector<int>& axes);

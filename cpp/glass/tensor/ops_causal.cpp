@@ -1,0 +1,152 @@
+// The two products of causal attention, computing only what the mask keeps:
+//   causal_scores(q, k) = q @ k^T on and below the diagonal, 0 above
+//   causal_mix(w, v)    = w @ v with w's entries above the diagonal taken as 0
+// Row i of a causal score matrix sees columns 0..i, so the full products
+// spend almost half their arithmetic on entries the softmax never reads
+// (scores) or on exact zeros (weights). Here the rows go in blocks of kBlock:
+// block r multiplies only columns 0 .. its last row, and the block on the
+// diagonal is masked exactly. The backward rules are the same two products
+// and a third (tril(w)^T @ g), so the backward skips the masked half too.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "glass/tensor/autograd.h"
+#include "glass/tensor/error.h"
+#include "glass/tensor/gemm.h"
+#include "glass/tensor/ops.h"
+#include "glass/tensor/strided.h"
+
+namespace glass {
+
+namespace {
+
+// Rows per block: smaller skips more of the masked half, larger makes fewer,
+// longer products (32: 10 of 16 blocks of a 128 x 128 product are computed).
+constexpr int64_t kBlock = 32;
+
+// A matrix operand: element (i, j) at p[i * row + j * col].
+template <class T> struct Mat {
+  const T* p;
+  int64_t row, col;
+  const T* at(int64_t i, int64_t j) const { return p + i * row + j * col; }
+};
+
+// C (n, n) = tril(A B^T) for A, B (n, d); C row-major, zeros above the diagonal.
+template <class T> void scores_into(int64_t n, int64_t d, Mat<T> a, Mat<T> b, T* c) {
+  for (int64_t r0 = 0; r0 < n; r0 += kBlock) {
+    const int64_t rows = std::min(kBlock, n - r0), cols = r0 + rows;
+    // B^T (d, cols): B^T(p, j) = B(j, p)
+    kernels::gemm<T>(rows, cols, d, a.at(r0, 0), a.row, a.col, b.p, b.col, b.row, c + r0 * n, n, false);
+    for (int64_t i = r0; i < r0 + rows; ++i) std::fill(c + i * n + i + 1, c + (i + 1) * n, T(0));
+  }
+}
+
+// W's diagonal block (r0.., r0..) of size m, lower triangle kept, row-major in
+// out (m, m); transposed (out(j, i) = W(r0 + i, r0 + j), i >= j) if `transpose`.
+template <class T> void diagonal_block(Mat<T> w, int64_t r0, int64_t m, bool transpose, std::vector<T>& out) {
+  out.assign(static_cast<std::size_t>(m * m), T(0));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j <= i; ++j) out[transpose ? j * m + i : i * m + j] = *w.at(r0 + i, r0 + j);
+}
+
+// C (n, d) = tril(W) @ V for W (n, n), V (n, d); C row-major.
+template <class T> void mix_into(int64_t n, int64_t d, Mat<T> w, Mat<T> v, T* c) {
+  std::vector<T> diag;
+  for (int64_t r0 = 0; r0 < n; r0 += kBlock) {
+    const int64_t rows = std::min(kBlock, n - r0);
+    // the columns before the block, then the block's own lower triangle
+    if (r0 > 0) kernels::gemm<T>(rows, d, r0, w.at(r0, 0), w.row, w.col, v.p, v.row, v.col, c + r0 * d, d, false);
+    diagonal_block(w, r0, rows, false, diag);
+    kernels::gemm<T>(rows, d, rows, diag.data(), rows, 1, v.at(r0, 0), v.row, v.col, c + r0 * d, d, r0 > 0);
+  }
+}
+
+// C (n, d) = tril(W)^T @ G for W (n, n), G (n, d): row j gathers rows i >= j.
+template <class T> void mix_transposed_into(int64_t n, int64_t d, Mat<T> w, Mat<T> g, T* c) {
+  std::vector<T> diag;
+  for (int64_t c0 = 0; c0 < n; c0 += kBlock) {
+    const int64_t cols = std::min(kBlock, n - c0), below = c0 + cols;
+    diagonal_block(w, c0, cols, true, diag);
+    kernels::gemm<T>(cols, d, cols, diag.data(), cols, 1, g.at(c0, 0), g.row, g.col, c + c0 * d, d, false);
+    // rows below the block: A(j, p) = W(below + p, c0 + j)
+    if (below < n)
+      kernels::gemm<T>(cols, d, n - below, w.at(below, c0), w.col, w.row, g.at(below, 0), g.row, g.col, c + c0 * d,
+                       d, true);
+  }
+}
+
+enum class Product { scores, mix, mix_transposed };
+
+// The product for every batch element of a (..., n, *) and b (..., n, d).
+Tensor causal_product(Product kind, const Tensor& a, const Tensor& b) {
+  const int nd = a.ndim();
+  const int64_t n = a.shape()[nd - 2], d = b.shape().back();
+  Shape batch(a.shape().begin(), a.shape().end() - 2);
+  Shape out_shape = batch;
+  out_shape.push_back(n);
+  out_shape.push_back(kind == Product::scores ? n : d);
+  Tensor out = empty_like_shape(out_shape, a.dtype());  // (..., n, n) or (..., n, d)
+  const int64_t out_size = n * out_shape.back();
+  dispatch(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* pa = a.impl()->storage->data<T>();
+    const T* pb = b.impl()->storage->data<T>();
+    T* po = out.mutable_data<T>();
+    Strides sa(a.strides().begin(), a.strides().end() - 2), sb(b.strides().begin(), b.strides().end() - 2);
+    detail::for_each_row<2>(batch, {sa, sb}, {a.offset(), b.offset()}, [&](auto off, int64_t len, auto st) {
+      for (int64_t i = 0; i < len; ++i, po += out_size) {
+        const Mat<T> ma{pa + off[0] + i * st[0], a.strides()[nd - 2], a.strides()[nd - 1]};
+        const Mat<T> mb{pb + off[1] + i * st[1], b.strides()[nd - 2], b.strides()[nd - 1]};
+        switch (kind) {
+          case Product::scores: scores_into<T>(n, a.shape().back(), ma, mb, po); break;
+          case Product::mix: mix_into<T>(n, d, ma, mb, po); break;
+          case Product::mix_transposed: mix_transposed_into<T>(n, d, ma, mb, po); break;
+        }
+      }
+    });
+  });
+  return out;
+}
+
+void check_operands(const char* op, const Tensor& a, const Tensor& b, bool square_a) {
+  if (a.dtype() != b.dtype())
+    throw Error(std::string(op) + ": dtypes differ: " + describe(a) + " and " + describe(b) +
+                " (cast one explicitly with .to(...))");
+  const Shape& sa = a.shape();
+  const Shape& sb = b.shape();
+  const bool shapes_fit = sa.size() >= 2 && sa.size() == sb.size() && std::equal(sa.begin(), sa.end() - 2, sb.begin()) &&
+                          sa[sa.size() - 2] == sb[sb.size() - 2] && (!square_a || sa.back() == sa[sa.size() - 2]) &&
+                          (square_a || sa.back() == sb.back());
+  if (!shapes_fit)
+    throw Error(std::string(op) + ": needs " +
+                (square_a ? "w (..., n, n) and v (..., n, d)" : "q (..., n, d) and k (..., n, d)") +
+                " with the same leading axes, got " + to_string(sa) + " and " + to_string(sb));
+}
+
+}  // namespace
+
+Tensor causal_scores(const Tensor& q, const Tensor& k) {
+  check_operands("causal_scores", q, k, false);
+  Tensor out = causal_product(Product::scores, q, k);  // (..., n, n)
+  return record(out, "causal_scores", {q, k},
+                [q = q.detach(), k = k.detach(), need_q = q.requires_grad(), need_k = k.requires_grad()](
+                    std::vector<Tensor>& d, const Tensor& dout) {
+                  // only the lower triangle of dout depends on q and k
+                  if (need_q) d[0] = causal_product(Product::mix, dout, k);             // tril(dS) @ k
+                  if (need_k) d[1] = causal_product(Product::mix_transposed, dout, q);  // tril(dS)^T @ q
+                });
+}
+
+Tensor causal_mix(const Tensor& w, const Tensor& v) {
+  check_operands("causal_mix", w, v, true);
+  Tensor out = causal_product(Product::mix, w, v);  // (..., n, d)
+  return record(out, "causal_mix", {w, v},
+                [w = w.detach(), v = v.detach(), need_w = w.requires_grad(), need_v = v.requires_grad()](
+                    std::vector<Tensor>& d, const Tensor& dout) {
+                  if (need_w) d[0] = causal_product(Product::scores, dout, v);          // tril(dout @ v^T): w's upper half is unused
+                  if (need_v) d[1] = causal_product(Product::mix_transposed, w, dout);  // tril(w)^T @ dout
+                });
+}
+
+}  // namespace glass

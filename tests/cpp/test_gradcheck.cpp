@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "glass/tensor/packed_weight.h"
 #include "gradcheck.h"
 
 namespace {
@@ -261,6 +262,15 @@ TEST(Gradcheck, WhereAndMaskedFill) {
   EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_softmax(x[0]); }, {randn64({2, 3, 3}, gen)}));
   EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_softmax(x[0]); }, {randn64({2, 2, 5, 5}, gen)}));
   EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_softmax(x[0]); }, {randn64({1, 1}, gen)}));
+}
+
+TEST(Gradcheck, Linear) {
+  // linear's own backward (dx = dout W, dW = dout^T x over all rows), for a batch of rows and one row
+  Generator gen(114);
+  PackedWeight packed;
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return linear(x[0], x[1], packed); },
+                        {randn64({2, 3, 5}, gen), randn64({4, 5}, gen)}));
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return linear(x[0], x[1], packed); }, {randn64({5}, gen), randn64({4, 5}, gen)}));
 }
 
 TEST(Gradcheck, CausalProducts) {

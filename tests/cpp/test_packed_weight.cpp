@@ -131,6 +131,8 @@ TEST(PackedWeight, BadShapesGetMatmulsMessage) {
   const Tensor w = randn_param({6, 8}, gen);
   EXPECT_GLASS_ERROR([&] { (void)linear(randn_param({2, 7}, gen), w, packed); }, {"matmul", "inner sizes differ"});
   EXPECT_GLASS_ERROR([&] { (void)linear(randn_param({2, 8}, gen, DType::f64), w, packed); }, {"matmul", "dtypes differ"});
+  EXPECT_GLASS_ERROR([&] { (void)linear(randn_param({2, 8}, gen), randn_param({1, 6, 8}, gen), packed); },
+                     {"linear", "(out, in)", "(1, 6, 8)"});
 }
 
 // The model packs its weights at the first forward; writing them afterwards

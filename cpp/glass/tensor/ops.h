@@ -49,9 +49,10 @@ Tensor sum_to(const Tensor& x, const Shape& shape);
 // ---- matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast;
 // a 1-d operand is treated as a row (left) or column (right) and that axis dropped.
 Tensor matmul(const Tensor& a, const Tensor& b);
-// x (..., in) @ W^T for W (out, in): matmul(x, transpose(weight)), the same
-// numbers and the same graph, with W^T's packing kept in `packed` between
-// calls (float32; other dtypes multiply the usual way).
+// x (..., in) @ W^T for W (out, in): the numbers of matmul(x, transpose(weight)),
+// with W^T's packing kept in `packed` between calls (float32; other dtypes
+// multiply the usual way), recorded as one node whose backward writes dW as
+// (out, in) directly.
 Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed);
 
 // ---- causal attention products: row i of an (..., n, n) matrix sees columns 0..i.

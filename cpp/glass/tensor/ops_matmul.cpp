@@ -58,23 +58,6 @@ Tensor matmul_forward(const Tensor& a_in, const Tensor& b, const Shape& batch, i
   return out;
 }
 
-// out = a @ b, computed; the backward of the product.
-Tensor record_matmul(Tensor& out, const Tensor& a, const Tensor& b) {
-  return record(out, "matmul", {a, b},
-                [a = a.detach(), b = b.detach(), need_a = a.requires_grad(), need_b = b.requires_grad()](
-                    std::vector<Tensor>& d, const Tensor& dout) {
-    // dA = dC B^T, dB = A^T dC, each summed over the batch axes its operand was broadcast along
-    if (need_a) d[0] = sum_to(matmul(dout, transpose(b)), a.shape());
-    if (!need_b) return;
-    if (b.ndim() == 2 && a.ndim() > 2) {  // fold the batch: one (k, rows) @ (rows, n) product
-      const int64_t kk = a.shape().back(), nn = dout.shape().back();
-      d[1] = matmul(transpose(reshape(a, {-1, kk})), reshape(dout, {-1, nn}));
-    } else {
-      d[1] = sum_to(matmul(transpose(a), dout), b.shape());
-    }
-  });
-}
-
 }  // namespace
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
@@ -107,7 +90,19 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
                 " cannot broadcast (" + e.what() + ")");
   }
   Tensor out = matmul_forward(a, b, batch, m, k, n);
-  return record_matmul(out, a, b);
+  return record(out, "matmul", {a, b},
+                [a = a.detach(), b = b.detach(), need_a = a.requires_grad(), need_b = b.requires_grad()](
+                    std::vector<Tensor>& d, const Tensor& dout) {
+    // dA = dC B^T, dB = A^T dC, each summed over the batch axes its operand was broadcast along
+    if (need_a) d[0] = sum_to(matmul(dout, transpose(b)), a.shape());
+    if (!need_b) return;
+    if (b.ndim() == 2 && a.ndim() > 2) {  // fold the batch: one (k, rows) @ (rows, n) product
+      const int64_t kk = a.shape().back(), nn = dout.shape().back();
+      d[1] = matmul(transpose(reshape(a, {-1, kk})), reshape(dout, {-1, nn}));
+    } else {
+      d[1] = sum_to(matmul(transpose(a), dout), b.shape());
+    }
+  });
 }
 
 Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed) {

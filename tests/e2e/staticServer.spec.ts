@@ -23,9 +23,11 @@ test.afterAll(() => {
   server?.kill();
 });
 
-test('dist/ served by a plain static server from a sub-path: the lab computes, the inspector loads the weights and runs', async ({ page }) => {
+test('dist/ served by a plain static server from a sub-path: the start page opens, the lab computes, the inspector loads the weights and runs', async ({ page }) => {
   const root = `http://127.0.0.1:${PORT}/${basename(DIST)}/`;
   await page.goto(root);
+  await expect(page.getByTestId('start-page')).toBeVisible();
+  await page.goto(`${root}?view=lab`);
   await expect(page.getByTestId('rms-readout')).toBeVisible();
   await page.goto(`${root}?view=inspector`);
   await expect(page.getByTestId('weights-ready')).toContainText('parameters');

@@ -5,7 +5,7 @@ const SHOTS = 'build/screenshots'; // kept across runs (test-results/ is emptied
 
 test('every view opens by keyboard, lands in the URL, and has a screenshot', async ({ page }) => {
   await page.goto('./');
-  await expect(page.getByTestId('rms-readout')).toBeVisible(); // the lab is the default view
+  await expect(page.getByTestId('start-page')).toBeVisible(); // the start page is the default view
   const nav = page.getByRole('navigation', { name: 'Views' });
 
   await nav.getByRole('link', { name: 'Lessons' }).focus();

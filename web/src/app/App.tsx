@@ -2,11 +2,13 @@
 // then the chosen view. Views are separate components so each can be replaced.
 import { EpsilonLab } from '../widgets/lab/EpsilonLab';
 import { CoreNotice } from './CoreNotice';
+import { ViewLink } from './ViewLink';
 import { ViewTabs } from './ViewTabs';
 import { view } from './state';
 import { UrlProblems } from './UrlProblems';
 import { Inspector } from './views/Inspector';
 import { LessonsHome } from './views/LessonsHome';
+import { Start } from './views/Start';
 import './App.css';
 
 export function App() {
@@ -14,7 +16,9 @@ export function App() {
     <div class="app">
       <header class="app-header">
         <div class="app-brand">
-          <span class="app-name">GlassLLM</span>
+          <ViewLink to="start" class="app-name">
+            GlassLLM
+          </ViewLink>
           <span class="app-tagline">a glass-box language model, computed live in your browser</span>
         </div>
         <ViewTabs />
@@ -24,6 +28,7 @@ export function App() {
         <UrlProblems />
       </div>
       <main class="app-main" id="main">
+        {view.value === 'start' && <Start />}
         {view.value === 'lessons' && <LessonsHome />}
         {view.value === 'lab' && <EpsilonLab />}
         {view.value === 'inspector' && <Inspector />}

@@ -1,32 +1,19 @@
-// The three views as links (?view=...): they work by keyboard, with the
-// middle button, and in the address; a plain click switches without reloading.
+// The views as links (?view=...), one per tab.
 import { view } from './state';
 import { VIEWS, type View } from './urlState';
+import { ViewLink } from './ViewLink';
 import './ViewTabs.css';
 
-const LABELS: Record<View, string> = { lessons: 'Lessons', lab: 'RMSNorm lab', inspector: 'Inspector' };
+const LABELS: Record<View, string> = { start: 'Start', lessons: 'Lessons', lab: 'RMSNorm lab', inspector: 'Inspector' };
 
 export function ViewTabs() {
   return (
     <nav class="view-tabs" aria-label="Views">
-      {VIEWS.map((v) => {
-        const params = new URLSearchParams(location.search);
-        params.set('view', v);
-        return (
-          <a
-            key={v}
-            href={`?${params.toString()}`}
-            aria-current={view.value === v ? 'page' : undefined}
-            onClick={(e) => {
-              if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-              e.preventDefault();
-              view.value = v;
-            }}
-          >
-            {LABELS[v]}
-          </a>
-        );
-      })}
+      {VIEWS.map((v) => (
+        <ViewLink key={v} to={v} current={view.value === v}>
+          {LABELS[v]}
+        </ViewLink>
+      ))}
     </nav>
   );
 }

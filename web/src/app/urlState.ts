@@ -16,9 +16,10 @@ import {
 } from './labSettings';
 import type { DTypeName, GradTarget } from './protocol';
 
-export type View = 'lessons' | 'lab' | 'inspector';
-export const VIEWS: readonly View[] = ['lessons', 'lab', 'inspector'];
-export const DEFAULT_VIEW: View = 'lab';
+export type View = 'start' | 'lessons' | 'lab' | 'inspector';
+export const VIEWS: readonly View[] = ['start', 'lessons', 'lab', 'inspector'];
+/** A first visit (no view in the address) meets the start page, not an instrument. */
+export const DEFAULT_VIEW: View = 'start';
 
 export interface UrlState {
   view: View;

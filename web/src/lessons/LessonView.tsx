@@ -10,7 +10,8 @@ import { Markdown, type Values } from './Markdown';
 import { stepExpressions, type Lesson } from './parse';
 import { goTo, lessonRoute, markSeen, progress } from './route';
 import { LessonWidget } from './widgets';
-import { lessonProgress } from './progress';
+import { LessonDone } from './LessonDone';
+import { isFinished, lessonProgress } from './progress';
 import './lessons.css';
 
 export function LessonView({ lesson }: { lesson: Lesson }) {
@@ -132,6 +133,16 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
           }
         })}
       </div>
+
+      {stepIndex + 1 === total && (isFinished(p, total) ? (
+        <LessonDone lesson={lesson} />
+      ) : (
+        <p class="lesson-unfinished" data-testid="lesson-unfinished">
+          This is the last step. Steps not opened yet:{' '}
+          {lesson.steps.map((_, i) => i).filter((i) => !p.seen.includes(i)).map((i) => i + 1).join(', ')} — the lesson counts as
+          completed once every step has been opened.
+        </p>
+      ))}
 
       <nav class="lesson-bottom" aria-label="Steps">
         <button type="button" disabled={stepIndex === 0} onClick={() => go(stepIndex - 1)}>

@@ -2,7 +2,8 @@
 import { LESSONS, lessonBySlug } from './index';
 import { LessonView } from './LessonView';
 import { lessonChecks } from './parse';
-import { lessonProgress } from './progress';
+import { LessonDone, LessonLink } from './LessonDone';
+import { isFinished, lessonProgress } from './progress';
 import { goTo, lessonRoute, progress, resetProgress } from './route';
 import './lessons.css';
 
@@ -25,21 +26,28 @@ function LessonPath() {
             return (
               <li key={entry.slug} class="lessons-card" role="alert">
                 <h2>{entry.slug}</h2>
-                <p class="lesson-error">This lesson file could not be read: {entry.problem}</p>
+                <p class="lesson-error">This lesson could not be read: {entry.problem}</p>
               </li>
             );
           const l = entry.lesson;
+          const n = i + 1;
           const p = lessonProgress(all, l.slug);
           const checkIds = lessonChecks(l).map((c) => c.id);
           const checks = checkIds.length;
           const right = p.passed.filter((id) => checkIds.includes(id)).length;
           const seen = p.seen.filter((s) => s < l.steps.length).length;
           const started = seen > 0;
+          const finished = isFinished(p, l.steps.length);
           const resume = Math.min(p.last, l.steps.length - 1);
+          const name = `lesson ${n}, ${l.title}`;
           return (
-            <li key={l.slug} class="lessons-card" data-testid={`lesson-card-${l.slug}`}>
-              <p class="lessons-number">Lesson {i + 1}</p>
-              <h2>{l.title}</h2>
+            <li key={l.slug} class={`lessons-card${finished ? ' finished' : ''}`} data-testid={`lesson-card-${l.slug}`}>
+              <p class="lessons-number">Lesson {n}</p>
+              <h2>
+                <LessonLink slug={l.slug} step={started && !finished ? resume : 0}>
+                  {l.title}
+                </LessonLink>
+              </h2>
               <p>{l.summary}</p>
               <p class="lessons-status" data-testid={`progress-${l.slug}`}>
                 {l.steps.length} steps · {checks} checks ·{' '}
@@ -48,11 +56,22 @@ function LessonPath() {
               <div class="lessons-bar" aria-hidden="true">
                 <span style={{ width: `${(100 * seen) / l.steps.length}%` }} />
               </div>
-              <button type="button" onClick={() => goTo({ slug: l.slug, step: started ? resume : 0 })}>
-                {started ? `Continue at step ${resume + 1}` : 'Start'}
-              </button>{' '}
+              {finished && <LessonDone lesson={l} />}
+              {finished ? (
+                <button type="button" class="quiet" aria-label={`Review from step 1: ${name}`} onClick={() => goTo({ slug: l.slug, step: 0 })}>
+                  Review from step 1
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  aria-label={`${started ? `Continue at step ${resume + 1}` : 'Start'}: ${name}`}
+                  onClick={() => goTo({ slug: l.slug, step: started ? resume : 0 })}
+                >
+                  {started ? `Continue at step ${resume + 1}` : 'Start'}
+                </button>
+              )}{' '}
               {started && (
-                <button type="button" class="quiet" onClick={() => resetProgress(l.slug)}>
+                <button type="button" class="quiet" aria-label={`Reset progress: ${name}`} onClick={() => resetProgress(l.slug)}>
                   Reset progress
                 </button>
               )}
@@ -60,10 +79,6 @@ function LessonPath() {
           );
         })}
       </ol>
-      <p class="lessons-more">
-        Each lesson is a Markdown file in <code>web/src/lessons/</code>: a new file joins the path in the
-        order its frontmatter gives.
-      </p>
     </section>
   );
 }

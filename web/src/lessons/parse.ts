@@ -4,6 +4,7 @@
 //   title: RMSNorm, pre-norm and residuals
 //   order: 1
 //   summary: One sentence for the lesson path.
+//   recap: What the learner can now do (shown once the lesson is finished; optional).
 //   ---
 //   ## First step title
 //   Prose with $inline$ math, $$display$$ math, `code`, **bold**, [links](?view=lab)
@@ -30,6 +31,8 @@ export interface LessonMeta {
   title: string;
   order: number;
   summary: string;
+  /** Shown when the lesson is finished ('' when the file has none). */
+  recap: string;
 }
 
 export interface CheckSpec {
@@ -149,7 +152,7 @@ export function parseLesson(slug: string, source: string): Lesson {
   flush();
   if (steps.length === 0) fail('it has no "## " steps');
   for (const s of steps) if (s.blocks.length === 0) fail(`step "${s.title}" is empty`);
-  return { slug, title: meta.title, order, summary: meta.summary, steps };
+  return { slug, title: meta.title, order, summary: meta.summary, recap: meta.recap ?? '', steps };
 }
 
 function parseCheck(body: string[], fail: (m: string) => never): CheckSpec {

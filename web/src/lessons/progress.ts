@@ -10,6 +10,8 @@ export interface LessonProgress {
   passed: string[];
   /** The step the learner was on last. */
   last: number;
+  /** When a step of this lesson was last opened (ms since 1970; 0: never): "continue where you left off". */
+  time: number;
 }
 export type Progress = Record<string, LessonProgress>;
 
@@ -35,6 +37,7 @@ export function readProgress(storage: Pick<Storage, 'getItem'> | null): Progress
       seen: Array.isArray(e.seen) ? [...new Set(e.seen.filter(isIndex))] : [],
       passed: Array.isArray(e.passed) ? [...new Set(e.passed.filter((p): p is string => typeof p === 'string' && p.length < 100))] : [],
       last: isIndex(e.last) ? e.last : 0,
+      time: typeof e.time === 'number' && Number.isFinite(e.time) && e.time > 0 ? e.time : 0,
     };
   }
   return out;
@@ -49,5 +52,32 @@ export function writeProgress(storage: Pick<Storage, 'setItem'> | null, progress
 }
 
 export function lessonProgress(p: Progress, slug: string): LessonProgress {
-  return p[slug] ?? { seen: [], passed: [], last: 0 };
+  return p[slug] ?? { seen: [], passed: [], last: 0, time: 0 };
+}
+
+/** A lesson is finished once every one of its steps has been opened. */
+export function isFinished(p: LessonProgress, steps: number): boolean {
+  for (let i = 0; i < steps; i++) if (!p.seen.includes(i)) return false;
+  return steps > 0;
+}
+
+/**
+ * Where "continue where you left off" goes: the lesson opened most recently, at
+ * its last step; once that lesson is finished, the next unfinished lesson in path
+ * order (from its last step, or its first). null when nothing was opened yet, or
+ * when every lesson is finished.
+ */
+export function continueTarget(p: Progress, path: readonly { slug: string; steps: number }[]): { slug: string; step: number } | null {
+  let recent: { slug: string; steps: number } | null = null;
+  for (const l of path) if (lessonProgress(p, l.slug).time > (recent === null ? 0 : lessonProgress(p, recent.slug).time)) recent = l;
+  if (recent === null) return null;
+  const r = lessonProgress(p, recent.slug);
+  if (!isFinished(r, recent.steps)) return { slug: recent.slug, step: Math.min(r.last, recent.steps - 1) };
+  const from = path.indexOf(recent);
+  for (let k = 1; k <= path.length; k++) {
+    const l = path[(from + k) % path.length];
+    const q = lessonProgress(p, l.slug);
+    if (!isFinished(q, l.steps)) return { slug: l.slug, step: q.seen.length > 0 ? Math.min(q.last, l.steps - 1) : 0 };
+  }
+  return null;
 }

@@ -29,8 +29,7 @@ function updateProgress(slug: string, change: (p: ReturnType<typeof lessonProgre
 
 export function markSeen(slug: string, step: number): void {
   const p = lessonProgress(progress.peek(), slug);
-  if (p.seen.includes(step) && p.last === step) return;
-  updateProgress(slug, (q) => ({ ...q, seen: q.seen.includes(step) ? q.seen : [...q.seen, step], last: step }));
+  updateProgress(slug, (q) => ({ ...q, seen: q.seen.includes(step) ? q.seen : [...q.seen, step], last: step, time: Date.now() }));
 }
 
 export function markPassed(slug: string, checkId: string): void {
@@ -39,7 +38,7 @@ export function markPassed(slug: string, checkId: string): void {
 }
 
 export function resetProgress(slug: string): void {
-  updateProgress(slug, () => ({ seen: [], passed: [], last: 0 }));
+  updateProgress(slug, () => ({ seen: [], passed: [], last: 0, time: 0 }));
 }
 
 /**

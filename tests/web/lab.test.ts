@@ -3,7 +3,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { CURVE_POINTS, computeLab, computeSeed, randomVector } from '../../web/src/worker/lab';
-import { DEFAULT_LAB } from '../../web/src/app/labSettings';
+import { CoreClient, type WorkerLike } from '../../web/src/app/coreClient';
+import { LabChannels } from '../../web/src/app/labChannels';
+import { DEFAULT_LAB, parseLabArgs } from '../../web/src/app/labSettings';
+import type { Request } from '../../web/src/app/protocol';
 import { loadTestGlass } from './load';
 
 let glass: Glass;
@@ -178,3 +181,67 @@ describe('computeSeed and randomVector', () => {
   });
 });
 
+describe('LabChannels: the lab and each lesson widget compute on their own channel', () => {
+  /** A worker that answers every lab request on the next microtask with its c. */
+  function setup() {
+    const sent: number[] = [];
+    const client = new CoreClient((): WorkerLike => {
+      const w: WorkerLike = {
+        onmessage: null,
+        onerror: null,
+        terminate() {},
+        postMessage(message: unknown) {
+          const r = message as Request<'lab'>;
+          sent.push(r.payload.c);
+          queueMicrotask(() => w.onmessage!({ data: { type: 'result', id: r.id, ok: true, value: r.payload.c, computeMs: 0 } } as MessageEvent));
+        },
+      };
+      return w;
+    });
+    return { channels: new LabChannels(client), sent };
+  }
+  const at = (c: number) => ({ ...DEFAULT_LAB, c });
+  const valueOf = (o: { status: string; value?: unknown }) => (o.status === 'ok' ? o.value : o.status);
+
+  it("a widget asking at once does not make the lab's answer stale (the core client alone would)", async () => {
+    const { channels } = setup();
+    const lab = channels.ask('lab', at(1));
+    const widget = channels.ask('lesson:rmsnorm/4/epsilon-lab', at(2));
+    expect(valueOf(await lab)).toBe(1);
+    expect(valueOf(await widget)).toBe(2);
+  });
+
+  it('on one channel a newer request makes older ones stale, and the superseded ones never reach the worker', async () => {
+    const { channels, sent } = setup();
+    const a = channels.ask('w', at(1));
+    const b = channels.ask('w', at(2));
+    const other = channels.ask('lab', at(5));
+    const c = channels.ask('w', at(3));
+    expect((await Promise.all([a, b, other, c])).map(valueOf)).toEqual(['stale', 'stale', 5, 3]);
+    expect(sent).toEqual([5, 3]);
+  });
+});
+
+describe("parseLabArgs: a lesson widget's settings from its widget line", () => {
+  it('no args: the lab defaults; args set what they name', () => {
+    expect(parseLabArgs({})).toEqual({ ok: true, value: DEFAULT_LAB });
+    expect(parseLabArgs({ x: '2,2,2,2', eps: '0', dtype: 'float32', grad: '3' })).toEqual({
+      ok: true,
+      value: { ...DEFAULT_LAB, x: [2, 2, 2, 2], eps: 0, dtype: 'float32', grad: 3 },
+    });
+  });
+
+  it.each([
+    [{ x: '2,two' }, /'two' is not a number/],
+    [{ eps: '-1' }, /eps must be 0 or from 1e-12/],
+    [{ c: '1e9' }, /c must be from 1e-8/],
+    [{ dtype: 'float16' }, /dtype 'float16'/],
+    [{ gamma: '1,2,3' }, /gamma has 3 numbers; it needs 2/],
+    [{ grad: '5' }, /grad '5'/],
+    [{ epsilon: '1' }, /unknown setting 'epsilon'/],
+  ])('%j is refused with a message', (args, message) => {
+    const r = parseLabArgs(args);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(message);
+  });
+});

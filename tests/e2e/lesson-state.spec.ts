@@ -143,4 +143,11 @@ test('no "Shown N ms" on results; the lab\'s Timing readout counts from the inpu
   await expect(timing).toHaveAttribute('data-latency-ms', /^\d+(\.\d+)?$/);
   expect(Number(await timing.getAttribute('data-latency-ms'))).toBeLessThan(1000);
   await expect(timing).toContainText('after the input that changed the settings');
+
+  // a page that opens on the lab times its first result from the page's start, worker and core included
+  await page.goto('./?view=lab');
+  await expect(page.getByTestId('rms-readout')).toBeVisible();
+  await expect(timing).toHaveAttribute('data-latency-ms', /^\d+(\.\d+)?$/);
+  await timing.locator('summary').click();
+  await expect(timing).toContainText('First result on the page');
 });

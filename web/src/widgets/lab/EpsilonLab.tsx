@@ -3,6 +3,7 @@
 // Every number shown comes from the worker (app/state.ts sends the settings).
 // The lab's settings are the app's labSettings (mirrored in the address); the
 // controls are the same components the lesson widgets use with their own.
+import { useState } from 'preact/hooks';
 import { C_LOG10, DEFAULT_LAB, DTYPES, withX } from '../../app/labSettings';
 import { fmtScale } from '../../app/format';
 import { coreStatus, labOutcome, labSettings, resetLab } from '../../app/state';
@@ -25,6 +26,7 @@ const setGrad = (grad: typeof labSettings.value.grad) => set({ grad });
 
 export function EpsilonLab() {
   const settings = labSettings.value;
+  const [openedAt] = useState(() => performance.now()); // results that arrived before this are not timed
 
   return (
     <section class="epsilon-lab" aria-labelledby="lab-title">
@@ -69,7 +71,7 @@ export function EpsilonLab() {
           </button>
         </div>
 
-        <LabResults />
+        <LabResults openedAt={openedAt} />
       </div>
       <LabDetails />
     </section>
@@ -78,7 +80,7 @@ export function EpsilonLab() {
 
 // The results read only labOutcome, so a new result re-renders them and not the
 // controls, and moving a control re-renders the controls and not them.
-function LabResults() {
+function LabResults({ openedAt }: { openedAt: number }) {
   const outcome = labOutcome.value;
   return (
     <div class="epsilon-lab-results" aria-live="polite" aria-busy={outcome === null}>
@@ -94,7 +96,7 @@ function LabResults() {
           <RmsNormReadout result={outcome.result} c={outcome.settings.c} />
           <NumericsNote result={outcome.result} settings={outcome.settings} />
           <ScaleInvariancePlot result={outcome.result} c={outcome.settings.c} />
-          <LabTiming outcome={outcome} />
+          <LabTiming outcome={outcome} openedAt={openedAt} />
         </>
       )}
     </div>

@@ -5,12 +5,12 @@
 // opened (the page's first computation while another view was open, or one
 // handed over from a lesson) was not shown right away, so it is not timed.
 // tests/e2e/lab.spec.ts reads data-latency-ms and data-compute-ms.
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { LabOutcome } from '../../app/state';
 import './LabTiming.css';
 
-export function LabTiming({ outcome }: { outcome: LabOutcome }) {
-  const [openedAt] = useState(() => performance.now());
+/** openedAt: performance.now() when the lab view opened. */
+export function LabTiming({ outcome, openedAt }: { outcome: LabOutcome; openedAt: number }) {
   const box = useRef<HTMLDetailsElement>(null);
   const text = useRef<HTMLParagraphElement>(null);
   useLayoutEffect(() => {

@@ -245,3 +245,106 @@ test('the worker is restarted after a wasm trap; the page says so and keeps work
   await expect(page.getByTestId('lab-eps-readout')).toHaveText('ε = 1e-12');
   await expect(page.getByTestId('readout-r')).toHaveAttribute('data-value', String(Math.sqrt(2.5 + 1e-12)));
 });
+
+/** The scale plot's curve as SVG points, its zero line's y and the zero marks' centres. */
+async function plotGeometry(page: Page) {
+  const plot = page.getByTestId('scale-plot');
+  const d = (await plot.locator('path.scale-plot-curve').getAttribute('d')) ?? '';
+  const curveY = [...d.matchAll(/[ML]([-\d.]+),([-\d.]+)/g)].map((m) => Number(m[2]));
+  const zeroLine = Number(await plot.locator('.scale-plot-zero-axis line').getAttribute('y1'));
+  const marks = await plot.getByTestId('plot-zero-mark').evaluateAll((els) =>
+    els.map((e) => {
+      const b = (e as SVGGraphicsElement).getBBox();
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    }),
+  );
+  return { curveY, zeroLine, marks };
+}
+
+test("the scale plot's caption says what the right-hand level is, for every kind of setting", async ({ page }) => {
+  const caption = page.getByTestId('plot-caption');
+  const plateau = async () => Number(await page.getByTestId('plot-plateau').getAttribute('data-value'));
+  const level34 = (eps: number) => Math.SQRT2 * (1 - Math.sqrt(12.5 / (12.5 + eps))); // ‖x/rms(x) − RMSNorm(x)‖, x = [3, 4]
+  const shot = (name: string) => page.getByTestId('scale-plot').screenshot({ path: `${SHOTS}/lab-plot-${name}.png` });
+
+  // the default ε in float64: the level is ε's own effect at c = 1 (about 5.7e-8), not rounding
+  await openLab(page);
+  await expect(page.getByTestId('scale-plot')).toHaveAttribute('data-plateau', 'eps');
+  await expect(caption).toContainText('levels off at ‖γ ⊙ x / rms(x) − RMSNorm(x)‖ = 5.66e-8: ε’s own effect at c = 1');
+  expect(rel(await plateau(), level34(1e-6))).toBeLessThan(1e-6);
+  await expect(caption).not.toContainText('up to rounding');
+  await shot('default');
+
+  // the same in float32: that effect is below float32's rounding, which is what the right-hand side shows
+  await page.getByRole('radio', { name: 'float32' }).check();
+  await expect(page.getByTestId('scale-plot')).toHaveAttribute('data-plateau', 'rounding');
+  await expect(caption).toContainText('below float32’s rounding of these numbers');
+  await expect(caption).toContainText('right of c = 1 the curve shows rounding, not ε');
+  await shot('float32');
+
+  // ε = 1e2: the level is near 1, in both dtypes
+  for (const dtype of ['float64', 'float32']) {
+    await openLab(page, `&eps=100&dtype=${dtype}`);
+    await expect(page.getByTestId('scale-plot')).toHaveAttribute('data-plateau', 'eps');
+    await expect(caption).toContainText('levels off at ‖γ ⊙ x / rms(x) − RMSNorm(x)‖ = 0.943');
+    expect(rel(await plateau(), level34(100))).toBeLessThan(1e-12);
+    await shot(`eps100-${dtype}`);
+  }
+
+  // ε = 0: exactly scale invariant, the rest is rounding
+  for (const dtype of ['float64', 'float32']) {
+    await openLab(page, `&eps=0&dtype=${dtype}`);
+    await expect(caption).toContainText('With ε = 0 there is no crossover');
+    await expect(caption).toContainText(`every distance above 0 here is ${dtype}’s rounding`);
+  }
+  await shot('eps0-float32');
+
+  // ε = 1e-12: still visible in float64
+  await openLab(page, '&eps=1e-12');
+  await expect(caption).toContainText('= 5.66e-14: ε’s own effect at c = 1');
+
+  // x = 0, squares that overflow or underflow at c = 1, and in float32
+  await openLab(page, '&x=0,0');
+  await expect(caption).toContainText('x = 0 (as float64 stores it): every c·x is 0 too');
+  await expect(page.getByTestId('plot-plateau')).toHaveCount(0);
+  await openLab(page, '&x=1e-200,-2e-200&dtype=float32');
+  await expect(caption).toContainText('x = 0 (as float32 stores it)');
+  await openLab(page, '&x=1e200,-2e200');
+  await expect(caption).toContainText('mean(x²) overflows to Infinity here');
+  await openLab(page, '&x=1e-200,-2e-200');
+  await expect(caption).toContainText('mean(x²) underflows to 0 here');
+
+  // large x: c·x overflows within the plot, and the caption says from where
+  await openLab(page, '&x=1e150,2e150');
+  await expect(caption).toContainText('From c = 1e4 on, the squares of c·x overflow to Infinity in float64');
+  await expect(caption).toContainText('c* = √(ε / mean(x²)) = 6.32e-154 lies left of the plotted range');
+  await shot('overflow-float64');
+
+  // tiny x with a large ε: the curve has not levelled off by c = 1e8
+  await openLab(page, '&x=1e-8,2e-8&eps=100');
+  await expect(page.getByTestId('scale-plot')).toHaveAttribute('data-plateau', 'not-levelled');
+  await expect(caption).toContainText('the curve is still rising towards ‖γ ⊙ x / rms(x) − RMSNorm(x)‖ = 1.41');
+  await expect(caption).toContainText('lies right of the plotted range');
+});
+
+test('a distance of exactly 0 is a marked point on a zero line, not a log(0) spike', async ({ page }) => {
+  await openLab(page);
+  await expect(page.getByTestId('plot-distance')).toHaveText('exactly 0');
+  const g = await plotGeometry(page);
+  expect(g.marks).toHaveLength(1); // c = 1 only, in float64 with the default ε
+  expect(Math.abs(g.marks[0].y - g.zeroLine)).toBeLessThan(0.5);
+  // the curve itself never reaches down to the zero line: it is broken around c = 1
+  expect(g.curveY.length).toBeGreaterThan(50);
+  expect(Math.max(...g.curveY)).toBeLessThan(g.zeroLine - 10);
+  await expect(page.getByTestId('scale-plot').getByText('0 at c = 1')).toBeVisible();
+  await expect(page.getByTestId('plot-caption')).toContainText('At c = 1 the distance is exactly 0');
+
+  // float32 rounds some c·x to exactly RMSNorm(x): each such point is marked too
+  await page.getByRole('radio', { name: 'float32' }).check();
+  await expect(page.getByTestId('plot-zeros')).not.toHaveAttribute('data-count', '1');
+  const g32 = await plotGeometry(page);
+  expect(g32.marks.length).toBeGreaterThan(1);
+  for (const m of g32.marks) expect(Math.abs(m.y - g32.zeroLine)).toBeLessThan(0.5);
+  expect(Math.max(...g32.curveY)).toBeLessThan(g32.zeroLine - 10);
+  await expect(page.getByTestId('plot-caption')).toContainText(`${g32.marks.length} of 61 points are exactly 0`);
+});

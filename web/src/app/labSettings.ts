@@ -11,7 +11,7 @@ export const EPS_LOG10 = { min: -12, max: 2 } as const;
 export const C_LOG10 = { min: -8, max: 8 } as const;
 export const DTYPES: readonly DTypeName[] = ['float64', 'float32'];
 
-/** The seed lesson's example: x = [3, 4], eps = 1e-6, float64. */
+/** The RMSNorm lesson's example: x = [3, 4], eps = 1e-6, float64. */
 export const DEFAULT_LAB: LabSettings = { x: [3, 4], gamma: null, eps: 1e-6, c: 1, dtype: 'float64', grad: 'sum' };
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -61,6 +61,57 @@ export function checkC(c: number): string | null {
   return null;
 }
 
+/** A backward target from text: 'sum' or a coordinate index below d. */
+export function parseGrad(text: string, d: number): GradTarget | null {
+  if (text === 'sum') return 'sum';
+  if (!/^\d+$/.test(text)) return null;
+  const i = Number(text);
+  return i < d ? i : null;
+}
+
+/** The keys a lesson's widget line may set (```widget epsilon-lab x=2,2,2,2 eps=0.01). */
+export const LAB_ARG_KEYS = ['x', 'gamma', 'eps', 'c', 'dtype', 'grad'] as const;
+
+/**
+ * Settings for a lesson widget from the key=value pairs on its widget line,
+ * starting from DEFAULT_LAB. A bad value is an error in the lesson file, so it
+ * is refused with a message rather than replaced.
+ */
+export function parseLabArgs(args: Readonly<Record<string, string>>): ParseResult<LabSettings> {
+  const s: LabSettings = { ...DEFAULT_LAB };
+  for (const key of Object.keys(args)) {
+    if (!(LAB_ARG_KEYS as readonly string[]).includes(key)) return { ok: false, message: `unknown setting '${key}' (known: ${LAB_ARG_KEYS.join(', ')})` };
+  }
+  if (args.x !== undefined) {
+    const r = parseVector(args.x, 'x');
+    if (!r.ok) return r;
+    s.x = r.value;
+  }
+  if (args.gamma !== undefined && args.gamma !== 'ones') {
+    const r = parseVector(args.gamma, 'gamma', s.x.length);
+    if (!r.ok) return r;
+    s.gamma = r.value;
+  }
+  for (const key of ['eps', 'c'] as const) {
+    if (args[key] === undefined) continue;
+    const r = parseNumber(args[key], key);
+    if (!r.ok) return r;
+    const why = key === 'eps' ? checkEps(r.value) : checkC(r.value);
+    if (why !== null) return { ok: false, message: why };
+    s[key] = r.value;
+  }
+  if (args.dtype !== undefined) {
+    if (!(DTYPES as readonly string[]).includes(args.dtype)) return { ok: false, message: `dtype '${args.dtype}' is not one of ${DTYPES.join(', ')}` };
+    s.dtype = args.dtype as DTypeName;
+  }
+  if (args.grad !== undefined) {
+    const g = parseGrad(args.grad, s.x.length);
+    if (g === null) return { ok: false, message: `grad '${args.grad}' is not 'sum' or a coordinate from 0 to ${s.x.length - 1}` };
+    s.grad = g;
+  }
+  return { ok: true, value: s };
+}
+
 /** Fits gamma and the gradient target to a new x (keeps what still fits). */
 export function withX(settings: LabSettings, x: number[]): LabSettings {
   const d = x.length;
@@ -74,7 +125,7 @@ export function withX(settings: LabSettings, x: number[]): LabSettings {
 export type PresetName = 'seed' | 'constant' | 'zeros' | 'oneHot' | 'random' | 'huge' | 'tiny';
 
 export const PRESETS: readonly { name: PresetName; label: string; what: string }[] = [
-  { name: 'seed', label: 'Seed [3, 4]', what: "the seed lesson's example" },
+  { name: 'seed', label: '[3, 4]', what: "the RMSNorm lesson's example" },
   { name: 'constant', label: 'Constant', what: 'every coordinate 2: LayerNorm gives zeros, RMSNorm does not' },
   { name: 'zeros', label: 'All zeros', what: 'x = 0: eps decides between 0 and 0/0 = NaN' },
   { name: 'oneHot', label: 'One-hot', what: 'a single 1' },

@@ -61,13 +61,43 @@ export interface LabResult {
   crossoverC: number | null;
   /** ||RMSNorm(c·x) − RMSNorm(x)|| at the current c. */
   distance: number;
-  /** The same distance across ~60 values of c (log-spaced, 1e-8 .. 1e8). */
+  /** The same distance across ~60 values of c (log-spaced, 1e-8 .. 1e8; c = 1 is one of them). */
   curve: { c: number[]; distance: number[] };
+  /** What the right-hand end of the curve shows, for the plot's caption. */
+  plateau: LabPlateau;
   /** LayerNorm(c·x) = gamma ⊙ (c·x − mean) / sqrt(var + eps), no beta, from core ops. */
   layerNorm: { mean: number; variance: number; output: number[] };
   /** The graph of y = RMSNorm(c·x), inputs before users, after backward of `grad`. */
   graph: GraphNodeView[];
   grad: GradTarget;
+}
+
+/**
+ * As c grows, ε/c² vanishes and RMSNorm(c·x) tends to γ ⊙ x / rms(x), so the
+ * distance ‖RMSNorm(c·x) − RMSNorm(x)‖ levels off at ‖γ ⊙ x / rms(x) − RMSNorm(x)‖:
+ * ε's own effect at c = 1. Whether the plot shows that level depends on the dtype's
+ * rounding, on where ε stops mattering, and on c·x overflowing.
+ */
+export interface LabPlateau {
+  /**
+   * ‖γ ⊙ x / rms(x) − RMSNorm(x)‖ computed in float64 from x as stored in the
+   * dtype; null when rms(x) is 0 or not finite (x = 0, squares that overflow
+   * or underflow), where there is no such level.
+   */
+  epsEffect: number | null;
+  /** The dtype's rounding near RMSNorm(x): unit roundoff (2⁻⁵³ or 2⁻²⁴) × ‖RMSNorm(x)‖. */
+  rounding: number;
+  /**
+   * 'eps': the curve levels off at epsEffect (well above rounding).
+   * 'mixed': it levels off near epsEffect, which is within 100× the rounding (the level wobbles).
+   * 'rounding': epsEffect is below the rounding: the right-hand end is rounding (or exactly 0).
+   * 'exact': ε = 0, the ideal is exactly scale invariant: what the curve shows is rounding.
+   * 'not-levelled': ε still matters at c = 1e8, the curve has not reached epsEffect.
+   * 'none': epsEffect is null.
+   */
+  kind: 'eps' | 'mixed' | 'rounding' | 'exact' | 'not-levelled' | 'none';
+  /** The smallest c > 1 on the curve where mean((c·x)²) overflows to Infinity (r = Infinity, output 0), or null. */
+  overflowFrom: number | null;
 }
 
 export interface SeedRow {

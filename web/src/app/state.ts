@@ -5,11 +5,14 @@
 // Session state (what the core computed or reported; never in the URL):
 //   core status and notices, the lab's latest result or error, the seed rows.
 //
-// One effect sends the lab settings to the worker whenever they change; the
-// client drops stale results, so only the newest settings reach the screen.
-import { effect, signal } from '@preact/signals';
+// One effect sends the lab settings to the worker whenever they change, on the
+// lab's own channel (labChannels.ts): a newer request drops an older one's
+// result, so only the newest settings reach the screen. Lesson widgets keep
+// their own settings and ask on their own channels: they never write these.
+import { batch, effect, signal } from '@preact/signals';
 import { CoreClient, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
 import { readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
+import { LabChannels } from './labChannels';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
 import type { ErrorData, LabResult, SeedRow } from './protocol';
 import { readUrl, writeUrl, type View } from './urlState';
@@ -33,8 +36,14 @@ export interface LabOutcome {
   settings: LabSettings;
   result: LabResult | null; // the last good result (kept while an error shows)
   error: ErrorData | null;
-  /** performance.now() when the settings changed (the input event), for the latency note. */
+  /**
+   * performance.now() when the settings changed. Settings change inside the
+   * handler of the input event that changed them (the signal's effect runs
+   * synchronously), so this is the moment of that event, for the timing readout.
+   */
   startedAt: number;
+  /** performance.now() when the worker's answer arrived on the page. */
+  arrivedAt: number;
   /** Time the worker spent in the core for this result (ms); 0 for errors. */
   computeMs: number;
   /** The first result of this page (its time includes starting the worker and the core). */
@@ -44,7 +53,7 @@ export const labOutcome = signal<LabOutcome | null>(null);
 export const seedRows = signal<SeedRow[] | null>(null);
 export const seedError = signal<ErrorData | null>(null);
 
-/** Called after the worker was replaced (its state is gone): views re-send what they need. */
+/** Called after the worker was replaced (its state is gone): views and widgets re-send what they need. */
 export const restartListeners: (() => void)[] = [];
 
 // ---- the core ----
@@ -73,6 +82,10 @@ export const core = new CoreClient(
   },
 );
 
+/** The lab view's channel; lesson widgets use channels of their own. */
+const LAB_CHANNEL = 'lab';
+export const labChannels = new LabChannels(core);
+
 export function loadSeed(): void {
   void core.request('seed', null).then((o) => {
     if (o.status === 'ok') {
@@ -85,13 +98,14 @@ export function loadSeed(): void {
 function recompute(): void {
   const settings = labSettings.peek();
   const startedAt = performance.now();
-  void core.request('lab', settings).then((o) => {
+  void labChannels.ask(LAB_CHANNEL, settings).then((o) => {
     if (o.status === 'stale') return;
+    const arrivedAt = performance.now();
     const previous = labOutcome.peek()?.result ?? null;
     labOutcome.value =
       o.status === 'ok'
-        ? { settings, result: o.value, error: null, startedAt, computeMs: o.computeMs, first: labOutcome.peek() === null }
-        : { settings, result: previous, error: o.error, startedAt, computeMs: 0, first: false };
+        ? { settings, result: o.value, error: null, startedAt, arrivedAt, computeMs: o.computeMs, first: labOutcome.peek() === null }
+        : { settings, result: previous, error: o.error, startedAt, arrivedAt, computeMs: 0, first: false };
   });
   if (seedRows.peek() === null) loadSeed();
 }
@@ -142,4 +156,12 @@ export function startApp(): void {
 
 export function resetLab(): void {
   labSettings.value = { ...DEFAULT_LAB };
+}
+
+/** A lesson widget's "open these settings in the lab": the learner asked to hand them over. */
+export function openInLab(settings: LabSettings): void {
+  batch(() => {
+    labSettings.value = settings;
+    view.value = 'lab';
+  });
 }

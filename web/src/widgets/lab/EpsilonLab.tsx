@@ -1,10 +1,15 @@
 // The RMSNorm and epsilon lab: controls on the left, the core's numbers on the
 // right, then RMSNorm vs LayerNorm, the seed example and the autograd graph.
 // Every number shown comes from the worker (app/state.ts sends the settings).
-import { useRef } from 'preact/hooks';
-import { C_LOG10, DTYPES, EPS_LOG10 } from '../../app/labSettings';
+// The lab's settings are the app's labSettings (mirrored in the address); the
+// controls are the same components the lesson widgets use with their own.
+import { useState } from 'preact/hooks';
+import { C_LOG10, DEFAULT_LAB, DTYPES, withX } from '../../app/labSettings';
+import { fmtScale } from '../../app/format';
 import { coreStatus, labOutcome, labSettings, resetLab } from '../../app/state';
+import { EpsilonControl } from './EpsilonControl';
 import { GammaEditor } from './GammaEditor';
+import { LabTiming } from './LabTiming';
 import { LogSlider } from './LogSlider';
 import { NormComparison } from './NormComparison';
 import { NumericsNote } from './NumericsNote';
@@ -15,11 +20,13 @@ import { SeedExample } from './SeedExample';
 import { VectorEditor } from './VectorEditor';
 import './EpsilonLab.css';
 
+const set = (patch: Partial<typeof labSettings.value>) => (labSettings.value = { ...labSettings.peek(), ...patch });
+const setX = (x: number[]) => (labSettings.value = withX(labSettings.peek(), x));
+const setGrad = (grad: typeof labSettings.value.grad) => set({ grad });
+
 export function EpsilonLab() {
   const settings = labSettings.value;
-  const lastEps = useRef(settings.eps > 0 ? settings.eps : 1e-6);
-  if (settings.eps > 0) lastEps.current = settings.eps;
-  const set = (patch: Partial<typeof settings>) => (labSettings.value = { ...labSettings.peek(), ...patch });
+  const [openedAt] = useState(() => performance.now()); // results that arrived before this are not timed
 
   return (
     <section class="epsilon-lab" aria-labelledby="lab-title">
@@ -34,31 +41,11 @@ export function EpsilonLab() {
 
       <div class="epsilon-lab-grid">
         <div class="epsilon-lab-controls">
-          <VectorEditor />
-          <GammaEditor />
+          <VectorEditor x={settings.x} onX={setX} idPrefix="lab" />
+          <GammaEditor gamma={settings.gamma} d={settings.x.length} onGamma={(gamma) => set({ gamma })} idPrefix="lab" />
           <fieldset class="epsilon-lab-box">
             <legend>ε and scale</legend>
-            <LogSlider
-              id="lab-eps"
-              label="epsilon ε (log scale)"
-              symbol="ε"
-              log10Min={EPS_LOG10.min}
-              log10Max={EPS_LOG10.max}
-              step={0.05}
-              value={settings.eps}
-              disabled={settings.eps === 0}
-              onValue={(eps) => set({ eps })}
-            >
-              <label class="epsilon-lab-check">
-                <input
-                  type="checkbox"
-                  data-testid="eps-zero"
-                  checked={settings.eps === 0}
-                  onChange={(e) => set({ eps: e.currentTarget.checked ? 0 : lastEps.current })}
-                />{' '}
-                ε = 0 exactly
-              </label>
-            </LogSlider>
+            <EpsilonControl id="lab-eps" eps={settings.eps} onEps={(eps) => set({ eps })} zeroTestid="eps-zero" />
             <LogSlider
               id="lab-c"
               label="scale c applied to x (log scale)"
@@ -80,11 +67,11 @@ export function EpsilonLab() {
             ))}
           </fieldset>
           <button type="button" class="epsilon-lab-reset" onClick={resetLab}>
-            Reset to the seed example
+            Reset to x = [{DEFAULT_LAB.x.join(', ')}], ε = {fmtScale(DEFAULT_LAB.eps)}, {DEFAULT_LAB.dtype}
           </button>
         </div>
 
-        <LabResults />
+        <LabResults openedAt={openedAt} />
       </div>
       <LabDetails />
     </section>
@@ -93,7 +80,7 @@ export function EpsilonLab() {
 
 // The results read only labOutcome, so a new result re-renders them and not the
 // controls, and moving a control re-renders the controls and not them.
-function LabResults() {
+function LabResults({ openedAt }: { openedAt: number }) {
   const outcome = labOutcome.value;
   return (
     <div class="epsilon-lab-results" aria-live="polite" aria-busy={outcome === null}>
@@ -106,9 +93,10 @@ function LabResults() {
       {outcome === null && coreStatus.value !== 'failed' && <p>Computing…</p>}
       {outcome?.result != null && (
         <>
-          <RmsNormReadout outcome={outcome} />
+          <RmsNormReadout result={outcome.result} c={outcome.settings.c} />
           <NumericsNote result={outcome.result} settings={outcome.settings} />
           <ScaleInvariancePlot result={outcome.result} c={outcome.settings.c} />
+          <LabTiming outcome={outcome} openedAt={openedAt} />
         </>
       )}
     </div>
@@ -127,7 +115,7 @@ function LabDetails() {
         <SeedExample />
       </div>
       <div class="epsilon-lab-panel epsilon-lab-wide">
-        <RmsNormGraph result={outcome.result} />
+        <RmsNormGraph result={outcome.result} onGrad={setGrad} />
       </div>
     </div>
   );

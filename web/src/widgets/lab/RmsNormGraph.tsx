@@ -1,8 +1,7 @@
 // The autograd graph the core recorded for y = RMSNorm(c·x): square → mean →
 // add ε → sqrt → div → mul γ, each node with its value and, after backward of
 // the chosen scalar (sum of y, or one coordinate), its gradient.
-import type { GraphNodeView, LabResult } from '../../app/protocol';
-import { labSettings } from '../../app/state';
+import type { GradTarget, GraphNodeView, LabResult } from '../../app/protocol';
 import { GraphChain } from './GraphChain';
 import './RmsNormGraph.css';
 
@@ -20,7 +19,8 @@ function title(n: GraphNodeView): string {
   return OP_TEXT[n.op] ?? n.op;
 }
 
-export function RmsNormGraph({ result }: { result: LabResult }) {
+/** onGrad: the owner's setter for the backward target (the lab's or a lesson widget's settings). */
+export function RmsNormGraph({ result, onGrad }: { result: LabResult; onGrad: (grad: GradTarget) => void }) {
   const { graph, d } = result;
   const grad = result.grad;
   const targetText = grad === 'sum' ? 'sum(y)' : `y[${grad}]`;
@@ -37,7 +37,7 @@ export function RmsNormGraph({ result }: { result: LabResult }) {
           value={String(grad)}
           onChange={(e) => {
             const v = e.currentTarget.value;
-            labSettings.value = { ...labSettings.peek(), grad: v === 'sum' ? 'sum' : Number(v) };
+            onGrad(v === 'sum' ? 'sum' : Number(v));
           }}
         >
           <option value="sum">the sum of y</option>

@@ -1,32 +1,20 @@
 // The numbers for the current settings: r, the output, its norm and mean
-// square, the effective epsilon. Also measures how long the page took from the
-// input event to these numbers being in the DOM (data-latency-ms).
-import { useLayoutEffect, useRef } from 'preact/hooks';
+// square, the effective epsilon. (How long they took is the lab's Timing
+// readout, LabTiming.tsx, not part of the result.)
+import { useId } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { LabOutcome } from '../../app/state';
+import type { LabResult } from '../../app/protocol';
 import { VectorView } from './VectorView';
 import './RmsNormReadout.css';
 
-export function RmsNormReadout({ outcome }: { outcome: LabOutcome }) {
-  const latency = useRef<HTMLParagraphElement>(null);
-  useLayoutEffect(() => {
-    const el = latency.current;
-    if (el === null) return;
-    const ms = performance.now() - outcome.startedAt;
-    el.dataset.latencyMs = ms.toFixed(2);
-    el.dataset.computeMs = outcome.computeMs.toFixed(2);
-    el.textContent = outcome.first
-      ? `First result: ${ms.toFixed(0)} ms, including starting the worker and loading the wasm core.`
-      : `Shown ${ms.toFixed(1)} ms after the input changed (the core in the worker took ${outcome.computeMs.toFixed(1)} ms).`;
-  }, [outcome]);
-
-  const r = outcome.result;
-  if (r === null) return null;
-  const cIsOne = outcome.settings.c === 1;
+/** `c` is the scale the result was computed for. */
+export function RmsNormReadout({ result: r, c }: { result: LabResult; c: number }) {
+  const cIsOne = c === 1;
   const xs = cIsOne ? 'x' : 'c·x';
+  const titleId = useId();
   return (
-    <section class="rms-readout" aria-labelledby="rms-readout-title" data-testid="rms-readout">
-      <h2 id="rms-readout-title">
+    <section class="rms-readout" aria-labelledby={titleId} data-testid="rms-readout">
+      <h2 id={titleId}>
         RMSNorm({xs}) in {r.dtype}, d = {r.d}
       </h2>
       <dl class="rms-readout-list">
@@ -68,7 +56,6 @@ export function RmsNormReadout({ outcome }: { outcome: LabOutcome }) {
           <span class="rms-readout-aside">RMSNorm(c·x) = γ ⊙ x / √(mean(x²) + ε/c²)</span>
         </dd>
       </dl>
-      <p class="rms-readout-latency" ref={latency} data-testid="lab-latency" aria-live="off" />
     </section>
   );
 }

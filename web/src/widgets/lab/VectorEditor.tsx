@@ -1,21 +1,28 @@
 // The input vector x: presets, its width d, the whole vector as text, and one
-// field per coordinate. Bad text gets a message; the lab keeps the last valid x.
+// field per coordinate. Bad text gets a message; the last valid x stays. The
+// vector and its setter are props: the lab and each lesson widget own their x.
 import { useState } from 'preact/hooks';
-import { D_MAX, D_MIN, PRESETS, parseNumber, parseVector, presetVector, withX, type PresetName } from '../../app/labSettings';
-import { core, labSettings } from '../../app/state';
+import { D_MAX, D_MIN, PRESETS, parseNumber, parseVector, presetVector, type PresetName } from '../../app/labSettings';
+import { core } from '../../app/state';
 import { NumberGrid } from './NumberGrid';
 import './VectorEditor.css';
 
-export function VectorEditor() {
-  const settings = labSettings.value;
-  const d = settings.x.length;
+interface Props {
+  x: readonly number[];
+  onX: (x: number[]) => void;
+  /** Prefix of the fields' element ids (unique on the page). */
+  idPrefix: string;
+}
+
+export function VectorEditor({ x, onX, idPrefix }: Props) {
+  const d = x.length;
   const [listText, setListText] = useState<string | null>(null); // null: mirror x
   const [dText, setDText] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [randomSeed, setRandomSeed] = useState(1);
 
-  const setX = (x: number[]) => {
-    labSettings.value = withX(labSettings.peek(), x);
+  const setX = (next: number[]) => {
+    onX(next);
     setMessage(null);
     setListText(null);
     setDText(null);
@@ -36,7 +43,7 @@ export function VectorEditor() {
 
   const applyList = (e: Event) => {
     e.preventDefault();
-    const r = parseVector(listText ?? settings.x.join(', '), 'x');
+    const r = parseVector(listText ?? x.join(', '), 'x');
     if (r.ok) setX(r.value);
     else setMessage(r.message);
   };
@@ -48,7 +55,7 @@ export function VectorEditor() {
     if (!Number.isInteger(r.value) || r.value < D_MIN || r.value > D_MAX) {
       return setMessage(`d must be a whole number from ${D_MIN} to ${D_MAX}, got ${r.value}`);
     }
-    setX(Array.from({ length: r.value }, (_, i) => settings.x[i] ?? 1)); // new coordinates start at 1
+    setX(Array.from({ length: r.value }, (_, i) => x[i] ?? 1)); // new coordinates start at 1
   };
 
   return (
@@ -63,17 +70,17 @@ export function VectorEditor() {
       </div>
       <div class="vector-forms">
         <form class="vector-d" onSubmit={applyD}>
-          <label for="lab-d">d (2–128)</label>
-          <input id="lab-d" type="text" inputMode="numeric" value={dText ?? String(d)} onInput={(e) => setDText(e.currentTarget.value)} />
+          <label for={`${idPrefix}-d`}>d (2–128)</label>
+          <input id={`${idPrefix}-d`} type="text" inputMode="numeric" value={dText ?? String(d)} onInput={(e) => setDText(e.currentTarget.value)} />
           <button type="submit">Set d</button>
         </form>
         <form class="vector-list" onSubmit={applyList}>
-          <label for="lab-x-list">x as a list</label>
+          <label for={`${idPrefix}-x-list`}>x as a list</label>
           <input
-            id="lab-x-list"
+            id={`${idPrefix}-x-list`}
             type="text"
             spellcheck={false}
-            value={listText ?? settings.x.join(', ')}
+            value={listText ?? x.join(', ')}
             onInput={(e) => setListText(e.currentTarget.value)}
           />
           <button type="submit">Use this x</button>
@@ -84,7 +91,7 @@ export function VectorEditor() {
           {message}. The lab keeps the last valid x.
         </p>
       )}
-      <NumberGrid name="x" values={settings.x} onValid={setX} />
+      <NumberGrid name="x" values={x} onValid={setX} />
     </fieldset>
   );
 }

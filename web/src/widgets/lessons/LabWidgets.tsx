@@ -1,7 +1,17 @@
-// Lesson widgets made of the RMSNorm lab's own components, driven by the lab's
-// settings (so "open in the lab" shows the same numbers).
-import { EPS_LOG10, C_LOG10, presetVector, withX } from '../../app/labSettings';
-import { labOutcome, labSettings, resetLab, view } from '../../app/state';
+// Lesson widgets made of the RMSNorm lab's own components. Each widget owns its
+// settings: they start from the widget's example (the lab's defaults, or the
+// key=value pairs on its line in the lesson file), are remembered for the
+// session per lesson, step and widget (going back to a step shows what was done
+// there), are computed on the widget's own channel, and never reach the lab's
+// settings or the address, except through "Open these settings in the RMSNorm
+// lab", which hands them over because the learner asked for that.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { fmtScale } from '../../app/format';
+import { C_LOG10, DEFAULT_LAB, parseLabArgs, presetVector, withX, type LabSettings } from '../../app/labSettings';
+import type { ErrorData, LabResult } from '../../app/protocol';
+import { labChannels, openInLab, restartListeners } from '../../app/state';
+import { lessonRoute } from '../../lessons/route';
+import { EpsilonControl } from '../lab/EpsilonControl';
 import { LogSlider } from '../lab/LogSlider';
 import { NormComparison } from '../lab/NormComparison';
 import { RmsNormGraph } from '../lab/RmsNormGraph';
@@ -11,65 +21,156 @@ import { SeedExample } from '../lab/SeedExample';
 import { VectorEditor } from '../lab/VectorEditor';
 import './lessonWidgets.css';
 
-const set = (patch: Partial<typeof labSettings.value>) => (labSettings.value = { ...labSettings.peek(), ...patch });
+type Args = { args: Record<string, string> };
 
-function OpenLab() {
+/** What the learner did in each widget, by "lesson/step/widget", for this page's session. */
+const memory = new Map<string, LabSettings>();
+
+interface WidgetResult {
+  /** The settings `result` was computed from. */
+  settings: LabSettings | null;
+  result: LabResult | null;
+  error: ErrorData | null;
+}
+
+/** Asks the core on the widget's own channel whenever its settings change (and after a worker restart). */
+function useLabResult(channel: string, settings: LabSettings): WidgetResult {
+  const [answer, setAnswer] = useState<WidgetResult & { channel: string }>({ channel, settings: null, result: null, error: null });
+  const [restarts, setRestarts] = useState(0);
+  useEffect(() => {
+    const listener = () => setRestarts((n) => n + 1);
+    restartListeners.push(listener);
+    return () => {
+      restartListeners.splice(restartListeners.indexOf(listener), 1);
+    };
+  }, []);
+  useEffect(() => {
+    let live = true;
+    void labChannels.ask(channel, settings).then((o) => {
+      if (!live || o.status === 'stale') return;
+      if (o.status === 'ok') setAnswer({ channel, settings, result: o.value, error: null });
+      else setAnswer((a) => ({ channel, settings, result: a.channel === channel ? a.result : null, error: o.error }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [channel, settings, restarts]);
+  // A result from another step's widget (the same component reused) is not this one's.
+  return answer.channel === channel ? answer : { settings: null, result: null, error: null };
+}
+
+/** The widget's own settings (remembered per lesson, step and widget) and its result. */
+function useWidgetLab(widget: string, args: Record<string, string>) {
+  const route = lessonRoute.value;
+  const key = `${route.slug ?? ''}/${route.step + 1}/${widget}`;
+  const argsKey = JSON.stringify(args);
+  const parsed = useMemo(() => parseLabArgs(args), [argsKey]);
+  const defaults = parsed.ok ? parsed.value : DEFAULT_LAB;
+  const [, rerender] = useState(0);
+  const settings = memory.get(key) ?? defaults;
+  const update = (change: (s: LabSettings) => LabSettings) => {
+    memory.set(key, change(memory.get(key) ?? defaults));
+    rerender((n) => n + 1);
+  };
+  const reset = () => {
+    memory.delete(key);
+    rerender((n) => n + 1);
+  };
+  const set = (patch: Partial<LabSettings>) => update((s) => ({ ...s, ...patch }));
+  const answer = useLabResult(`lesson:${key}`, settings);
+  return { settings, defaults, argsError: parsed.ok ? null : parsed.message, update, set, reset, answer };
+}
+
+function ArgsError({ widget, message }: { widget: string; message: string }) {
   return (
-    <button type="button" class="widget-link" onClick={() => (view.value = 'lab')}>
+    <p class="lesson-error" role="alert">
+      This lesson gives the {widget} widget a setting it cannot use ({message}); it starts from x = [3, 4] instead.
+    </p>
+  );
+}
+
+function CoreError({ error }: { error: ErrorData | null }) {
+  return error === null ? null : <p class="lesson-error">The core refused these settings: {error.message}</p>;
+}
+
+function OpenLab({ settings }: { settings: LabSettings }) {
+  return (
+    <button type="button" class="widget-link" onClick={() => openInLab(settings)}>
       Open these settings in the RMSNorm lab →
     </button>
   );
 }
 
-export function RmsNormGraphWidget() {
-  const o = labOutcome.value;
+const vectorText = (x: readonly number[]) => `[${x.join(', ')}]`;
+
+export function RmsNormGraphWidget({ args }: Args) {
+  const { settings, argsError, update, set, answer } = useWidgetLab('rmsnorm-graph', args);
   return (
     <div class="lesson-widget" data-testid="widget-rmsnorm-graph">
-      <VectorEditor />
-      {o?.result ? <RmsNormGraph result={o.result} /> : <p>Computing…</p>}
+      {argsError !== null && <ArgsError widget="rmsnorm-graph" message={argsError} />}
+      <VectorEditor x={settings.x} onX={(x) => update((s) => withX(s, x))} idPrefix="lesson-graph" />
+      <CoreError error={answer.error} />
+      {answer.result ? <RmsNormGraph result={answer.result} onGrad={(grad) => set({ grad })} /> : <p>Computing…</p>}
     </div>
   );
 }
 
-export function NormCompareWidget() {
-  const s = labSettings.value;
-  const o = labOutcome.value;
-  const preset = (name: 'seed' | 'constant' | 'zeros') => (labSettings.value = withX(labSettings.peek(), presetVector(name, name === 'seed' ? 2 : 4)));
+export function NormCompareWidget({ args }: Args) {
+  const { settings: s, defaults, argsError, update, set, answer } = useWidgetLab('norm-compare', args);
+  const epsBack = defaults.eps > 0 ? defaults.eps : DEFAULT_LAB.eps; // unticking "ε = 0" returns here
+  const preset = (name: 'seed' | 'constant' | 'zeros') => update((now) => withX(now, presetVector(name, name === 'seed' ? 2 : 4)));
   return (
     <div class="lesson-widget" data-testid="widget-norm-compare">
+      {argsError !== null && <ArgsError widget="norm-compare" message={argsError} />}
       <div class="widget-row">
         <span>Input x:</span>
-        <button type="button" onClick={() => preset('seed')}>[3, 4]</button>
-        <button type="button" data-testid="preset-constant" onClick={() => preset('constant')}>a constant vector</button>
-        <button type="button" data-testid="preset-zeros" onClick={() => preset('zeros')}>all zeros</button>
+        <button type="button" data-testid="preset-seed" onClick={() => preset('seed')}>
+          [3, 4]
+        </button>
+        <button type="button" data-testid="preset-constant" onClick={() => preset('constant')}>
+          a constant vector
+        </button>
+        <button type="button" data-testid="preset-zeros" onClick={() => preset('zeros')}>
+          all zeros
+        </button>
         <label>
-          <input type="checkbox" data-testid="lesson-eps-zero" checked={s.eps === 0} onChange={(e) => set({ eps: e.currentTarget.checked ? 0 : 1e-6 })} /> ε = 0
+          <input type="checkbox" data-testid="lesson-eps-zero" checked={s.eps === 0} onChange={(e) => set({ eps: e.currentTarget.checked ? 0 : epsBack })} /> ε = 0
           exactly
         </label>
-        <span class="num">x = [{s.x.join(', ')}], ε = {s.eps}</span>
+        <span class="num" data-testid="norm-compare-settings">
+          x = {vectorText(s.x)}, ε = {fmtScale(s.eps)}
+        </span>
       </div>
-      {o?.error && <p class="lesson-error">{o.error.message}</p>}
-      {o?.result ? <NormComparison result={o.result} eps={s.eps} /> : <p>Computing…</p>}
-      <OpenLab />
+      <CoreError error={answer.error} />
+      {answer.result && answer.settings ? <NormComparison result={answer.result} eps={answer.settings.eps} /> : <p>Computing…</p>}
+      <OpenLab settings={s} />
     </div>
   );
 }
 
-export function EpsilonLabWidget() {
-  const s = labSettings.value;
-  const o = labOutcome.value;
+export function EpsilonLabWidget({ args }: Args) {
+  const { settings: s, defaults, argsError, set, reset, answer } = useWidgetLab('epsilon-lab', args);
   return (
     <div class="lesson-widget" data-testid="widget-epsilon-lab">
+      {argsError !== null && <ArgsError widget="epsilon-lab" message={argsError} />}
       <div class="widget-columns">
         <div>
-          <p class="num">x = [{s.x.join(', ')}], γ = {s.gamma === null ? 'ones' : `[${s.gamma.join(', ')}]`}</p>
-          <LogSlider id="lesson-eps" label="epsilon ε (log scale)" symbol="ε" log10Min={EPS_LOG10.min} log10Max={EPS_LOG10.max} step={0.05} value={s.eps} disabled={s.eps === 0} onValue={(eps) => set({ eps })} />
+          <p class="num" data-testid="epsilon-lab-settings">
+            x = {vectorText(s.x)}, γ = {s.gamma === null ? 'ones' : vectorText(s.gamma)}
+          </p>
+          <EpsilonControl id="lesson-eps" eps={s.eps} onEps={(eps) => set({ eps })} zeroTestid="epsilon-lab-eps-zero" />
           <LogSlider id="lesson-c" label="scale c applied to x (log scale)" symbol="c" log10Min={C_LOG10.min} log10Max={C_LOG10.max} step={0.05} value={s.c} onValue={(c) => set({ c })} />
-          <button type="button" onClick={resetLab}>Back to the seed example</button> <OpenLab />
+          <button type="button" onClick={reset}>
+            Back to x = {vectorText(defaults.x)}, ε = {fmtScale(defaults.eps)}, c = {fmtScale(defaults.c)}
+          </button>{' '}
+          <OpenLab settings={s} />
         </div>
-        <div>{o?.result ? <RmsNormReadout outcome={o} /> : <p>Computing…</p>}</div>
+        <div>
+          <CoreError error={answer.error} />
+          {answer.result && answer.settings ? <RmsNormReadout result={answer.result} c={answer.settings.c} /> : <p>Computing…</p>}
+        </div>
       </div>
-      {o?.result && <ScaleInvariancePlot result={o.result} c={s.c} />}
+      {answer.result && answer.settings && <ScaleInvariancePlot result={answer.result} c={answer.settings.c} />}
     </div>
   );
 }

@@ -68,7 +68,8 @@ export function CheckCard({
     onAnswered?.(check.id);
   };
   const id = `check-${check.id}`;
-  const tag = check.kind === 'predict' && status === 'open' ? 'Predict' : TAGS[status];
+  // a question asked before what it hides is shown: a prediction
+  const tag = check.hides.length > 0 && status === 'open' ? 'Predict' : TAGS[status];
   const exact = ready && typeof answer.value === 'number' ? answer.value : null;
   return (
     <form

@@ -29,7 +29,29 @@ export async function stepShown(page: Page, step: number) {
     throw new Error(`step ${step}: the core did not answer the step's values: ${await page.locator('.lesson-error').textContent()}`);
 }
 
-/** Answers every check of the step: wrong first (refused), then the core's answer (accepted). */
+/**
+ * Opens a lesson from its card on the lesson path, whatever the card's button
+ * is called in full ("Start", "Start lesson 2: …") or whether it is a link.
+ */
+export async function startLesson(page: Page, slug: string) {
+  const card = page.getByTestId(`lesson-card-${slug}`);
+  await card.getByRole('button', { name: /^Start/ }).or(card.getByRole('link', { name: /^Start/ })).first().click();
+}
+
+/** The placeholder of what a prediction still hides (nothing once it is answered). */
+export const gateOf = (page: Page, checkId: string) => page.locator(`[data-testid="prediction-gate"][data-checks~="${checkId}"]`);
+
+/** Shows everything the step's predictions hide, as a learner who gives up would. */
+export async function showHidden(page: Page) {
+  const gates = page.getByTestId('prediction-gate');
+  while ((await gates.count()) > 0) await gates.first().getByRole('button', { name: /^Show the/ }).click();
+}
+
+/**
+ * Answers every check of the step: wrong first (refused), then the core's answer
+ * (accepted). A prediction's hidden widget or cell waits until it is answered;
+ * a right answer's tick and a later wrong try are never shown together.
+ */
 export async function answerChecks(page: Page, minimum = 2) {
   const checks = page.locator('form.check-card');
   const count = await checks.count();
@@ -37,38 +59,57 @@ export async function answerChecks(page: Page, minimum = 2) {
   for (let i = 0; i < count; i++) {
     const card = checks.nth(i);
     const id = (await card.getAttribute('data-testid'))!;
+    const checkId = id.replace(/^check-/, '');
+    const hides = (await card.getAttribute('data-hides'))?.split(' ') ?? [];
+    if (hides.length > 0 && (await card.getAttribute('data-passed')) === 'no') {
+      await expect(gateOf(page, checkId), `${id} hides ${hides.join(' and ')} until answered`).toHaveCount(hides.length);
+      for (const gate of await gateOf(page, checkId).all()) await expect(gate).toBeVisible();
+    }
     await expect(card.locator('button[type=submit]')).toBeVisible();
+    const tag = page.getByTestId(`${id}-tag`);
     const radios = card.locator('input[type=radio]');
     if ((await radios.count()) > 0) {
-      // choices: try each until one is right; the others must be refused
-      let right = false;
+      // choices: try each; the wrong ones are refused, the right one ticks, and a wrong try after it takes the tick away
+      let right = -1;
       for (let r = 0; r < (await radios.count()); r++) {
         await radios.nth(r).check();
         await card.locator('button[type=submit]').click();
-        if (await page.getByTestId(`${id}-right`).isVisible()) right = true;
-        else await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
+        await expect(card).toHaveAttribute('data-status', /^(right|wrong)$/);
+        if ((await card.getAttribute('data-status')) === 'right') {
+          right = r;
+          await expect(tag).toHaveText('✓ Right');
+          continue;
+        }
+        await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
+        await expect(tag).toHaveText('✗ Not yet');
+        await expect(page.getByTestId(`${id}-right`)).toHaveCount(0);
       }
-      expect(right, id).toBe(true);
-      continue;
+      expect(right, id).toBeGreaterThanOrEqual(0);
+      await radios.nth(right).check();
+      await card.locator('button[type=submit]').click();
+    } else {
+      const input = card.locator('input[type=text]');
+      await input.fill('123456789');
+      await expect(input).toHaveValue('123456789');
+      await card.locator('button[type=submit]').click();
+      await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
+      await card.getByRole('button', { name: 'Show the core’s answer' }).click();
+      const shown = await page.getByTestId(`${id}-answer`).textContent(); // (hints may hold live numbers too)
+      await input.fill(shown!.trim());
+      await card.locator('button[type=submit]').click();
     }
-    const input = card.locator('input[type=text]');
-    await input.fill('123456789');
-    await expect(input).toHaveValue('123456789');
-    await card.locator('button[type=submit]').click();
-    await expect(page.getByTestId(`${id}-wrong`)).toBeVisible();
-    await card.getByRole('button', { name: 'Show the core’s answer' }).click();
-    const shown = await page.getByTestId(`${id}-answer`).textContent(); // (hints may hold live numbers too)
-    await input.fill(shown!.trim());
-    await card.locator('button[type=submit]').click();
     await expect(page.getByTestId(`${id}-right`), id).toBeVisible();
+    await expect(tag).toHaveText('✓ Right');
+    await expect(gateOf(page, checkId), `${id}: answered, nothing waits for it`).toHaveCount(0);
   }
 }
 
 /**
  * Walks a lesson from its card on the home page: on every step the live values
- * and code cells finish without errors, no widget name is unknown, `atStep`
- * exercises that step's widgets, every check is answered (at least `minChecks`
- * per step), and a full-page screenshot is saved as `${SHOTS}/${shotPrefix}-N.png`.
+ * and code cells finish without errors, no widget name is unknown, every check is
+ * answered (at least `minChecks` per step; predictions first, so what they hide
+ * is shown), `atStep` exercises that step's widgets, and a full-page screenshot
+ * is saved as `${SHOTS}/${shotPrefix}-N.png`.
  * Ends on the home page, which must count every step as opened.
  */
 export async function walkLesson(
@@ -80,17 +121,18 @@ export async function walkLesson(
 ) {
   const { steps } = lessonCounts(slug);
   await page.goto('./?view=lessons');
-  await page.getByTestId(`lesson-card-${slug}`).getByRole('button', { name: 'Start' }).click();
+  await startLesson(page, slug);
   for (let step = 1; step <= steps; step++) {
     await stepShown(page, step);
     await expect(page).toHaveURL(new RegExp(`lesson=${slug}&step=${step}`));
     await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
     await expect(page.locator('.md-live-error')).toHaveCount(0);
     await expect(page.getByTestId('unknown-widget')).toHaveCount(0);
+    await answerChecks(page, minChecks);
+    // the cells a prediction hid run once shown
     for (const out of await page.getByTestId('code-output').all()) await expect(out).not.toHaveText('Running…', { timeout: 20_000 });
     await expect(page.locator('.code-cell-error')).toHaveCount(0);
     await atStep(step);
-    await answerChecks(page, minChecks);
     await page.screenshot({ path: `${SHOTS}/${shotPrefix}-${step}.png`, fullPage: true });
     if (step < steps) {
       await page.locator('body').click({ position: { x: 5, y: 5 } });

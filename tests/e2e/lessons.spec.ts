@@ -4,7 +4,7 @@
 // survives a reload, deep links open their step, garbage in storage is harmless.
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { SHOTS, answerChecks, lessonCounts, openStep as openLessonStep, walkLesson } from './lessonWalk';
+import { SHOTS, answerChecks, gateOf, lessonCounts, openStep as openLessonStep, showHidden, startLesson, walkLesson } from './lessonWalk';
 
 const { steps: STEPS, checks: CHECKS } = lessonCounts('rmsnorm');
 const openStep = (page: Parameters<typeof openLessonStep>[0], step: number) => openLessonStep(page, 'rmsnorm', step);
@@ -52,6 +52,13 @@ test('walk the tensors and autograd lesson: steps, code cells, widgets answered 
 
 test("code cells print the seed's verified output", async ({ page }) => {
   await openStep(page, 4);
+  // the cell waits for the prediction above it: is RMSNorm(2x) exactly RMSNorm(x)?
+  await expect(gateOf(page, 'rms-double-exact')).toBeVisible();
+  await expect(page.getByTestId('code-cell')).toHaveCount(0);
+  const predict = page.getByTestId('check-rms-double-exact');
+  await predict.getByLabel('no, only approximately').check();
+  await predict.getByRole('button', { name: 'Check' }).click();
+  await expect(page.getByTestId('check-rms-double-exact-right')).toBeVisible();
   const out = page.getByTestId('code-output').first();
   await expect(out).toHaveText('[[0.848528, 1.131371]]\n[[2.54558422e-08, 3.39411230e-08]]');
   // editing and re-running a cell runs the new code in the worker
@@ -63,6 +70,7 @@ test("code cells print the seed's verified output", async ({ page }) => {
 
 test('widgets respond: one row edited changes only that row; gradient path; gamma', async ({ page }) => {
   await openStep(page, 1);
+  await showHidden(page); // the learner gives up on the prediction above the widget
   const y00 = page.getByTestId('row-0-y-0');
   await expect(y00).toHaveAttribute('data-value', /\d/);
   const before = [await page.getByTestId('row-1-y-0').getAttribute('data-value'), await page.getByTestId('row-2-y-0').getAttribute('data-value')];
@@ -74,6 +82,7 @@ test('widgets respond: one row edited changes only that row; gradient path; gamm
   expect([await page.getByTestId('row-1-y-0').getAttribute('data-value'), await page.getByTestId('row-2-y-0').getAttribute('data-value')]).toEqual(before);
 
   await openStep(page, 6);
+  await showHidden(page);
   await page.getByTestId('path-map').selectOption('minus');
   await page.getByTestId('path-scale-slider').fill('1');
   await expect(page.getByTestId('sv-residual')).toHaveText('0, 0');
@@ -145,7 +154,7 @@ test('Back and Forward: one history entry per navigation, across views and steps
   const start = await entries();
   await tabs.getByRole('link', { name: 'Lessons', exact: true }).click();
   await expect(page.getByTestId('lesson-path')).toBeVisible();
-  await page.getByTestId('lesson-card-rmsnorm').getByRole('button', { name: 'Start' }).click();
+  await startLesson(page, 'rmsnorm');
   await atStep(1);
   await page.keyboard.press('ArrowRight');
   await atStep(2);

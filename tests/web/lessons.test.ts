@@ -1,11 +1,13 @@
 // Lesson content: every file parses, every widget name resolves, every check's
-// answer is computed by the real core (wasm in Node, the worker's own code), and
-// the seed example's code cell prints the verified output.
+// answer is computed by the real core (wasm in Node, the worker's own code) and
+// judged fairly at the precision its question asks for, and the seed example's
+// code cell prints the verified output.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { formatArray, formatScalar } from '../../web/src/lessons/numpyFormat';
-import { isRight, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions, type Lesson } from '../../web/src/lessons/parse';
+import { isRight, judge, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions, type CheckSpec, type Lesson, type Precision } from '../../web/src/lessons/parse';
+import type { ValueOutcome } from '../../web/src/lessons/protocol';
 import { readLessonUrl, withLesson, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
 import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
 import { isWidgetName } from '../../web/src/lessons/widgetNames';
@@ -44,15 +46,28 @@ describe('lesson files', () => {
       expect(lessonChecks(l).length, f).toBe(fences);
       expect(new Set(lessonChecks(l).map((c) => c.id)).size, f).toBe(fences);
     }
-    // RMSNorm: 2 + 2 + 2 + 3 + 3 + 3 + 2 + 2 (the commit that added it said 22; the file has 19)
+    // RMSNorm: 19 checks, then 5 more that probe misconceptions and ask for predictions
+    // (one node or a chain; centring; unit variance; RMSNorm(2x) = RMSNorm(x) exactly; depth compounds)
     const rms = lessons.find((x) => x.slug === 'rmsnorm')!;
-    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 2, 2, 3, 3, 3, 2, 2]);
+    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 3, 4, 4, 3, 4, 2, 2]);
   });
   it('a bad file is refused with a message naming the problem', () => {
     expect(() => parseLesson('x', 'no frontmatter')).toThrow(/frontmatter/);
     // a quoted value (YAML style, for a title with a colon) loses its quotes
     expect(parseLesson('x', '---\ntitle: "A: b"\norder: 1\nsummary: \'s\'\n---\n## A\ntext\n').title).toBe('A: b');
-    expect(() => parseLesson('x', '---\ntitle: a\norder: 1\nsummary: s\n---\n## A\n```check\nid: a\n```\n')).toThrow(/no question/);
+    const withCheck = (body: string, after = '') => `---\ntitle: a\norder: 1\nsummary: s\n---\n## A\n\`\`\`check\nid: a\n${body}\n\`\`\`\n${after}`;
+    expect(() => parseLesson('x', withCheck('kind: read'))).toThrow(/no question/);
+    expect(() => parseLesson('x', withCheck('question: q\nanswer: 1'))).toThrow(/no kind/);
+    expect(() => parseLesson('x', withCheck('kind: guess\nquestion: q\nanswer: 1'))).toThrow(/kind "guess" is not one of read, compute, predict, misconception/);
+    expect(() => parseLesson('x', withCheck('kind: predict\nquestion: q\nanswer: 1'))).toThrow(/must say what it hides/);
+    expect(() => parseLesson('x', withCheck('kind: read\nquestion: q\nanswer: 1\nhides: row-norm', '```widget row-norm\n```\n'))).toThrow(/a read check hides nothing/);
+    expect(() => parseLesson('x', withCheck('kind: predict\nquestion: q\nanswer: 1\nhides: row-norm'))).toThrow(/hides the widget row-norm, but none comes after it/);
+    expect(() => parseLesson('x', withCheck('kind: predict\nquestion: q\nanswer: 1\nhides: code'))).toThrow(/hides a code cell, but none comes after it/);
+    expect(() => parseLesson('x', withCheck('kind: read\nquestion: q (Four decimals.)\nanswer: 1\nprecision: four'))).toThrow(/bad precision "four"/);
+    expect(() => parseLesson('x', withCheck('kind: read\nquestion: q\nanswer: 1\nprecision: sig 3\ntolerance: abs 1'))).toThrow(/precision or tolerance, not both/);
+    // a prediction hides the widget after it
+    const ok = parseLesson('x', withCheck('kind: predict\nquestion: q\nanswer: 1\nhides: row-norm, code', '```widget row-norm\n```\n```glass\nprint(1)\n```\n'));
+    expect(lessonChecks(ok)[0]).toMatchObject({ kind: 'predict', hides: ['row-norm', 'code'], precision: null });
     expect(() => parseLesson('x', '---\ntitle: a\norder: 1\nsummary: s\n---\n## A\n```glass\nprint(1)\n')).toThrow(/never closed/);
   });
 });
@@ -99,34 +114,75 @@ describe('lesson addresses and progress', () => {
 
 describe('lessons against the real core', () => {
   let glass: Glass;
+  /** Every check with the value the core computed for its answer, and every step's expressions. */
+  let answered: { where: string; check: CheckSpec; value: ValueOutcome }[];
+  let expressions: { where: string; expr: string; value: ValueOutcome }[];
   beforeAll(async () => {
     glass = await loadTestGlassWithModel();
+    answered = [];
+    expressions = [];
+    for (const l of lessons)
+      for (const s of l.steps) {
+        const where = `${l.slug} / ${s.title}`;
+        const values = new Map(stepExpressions(s).map((e) => [e, evaluate(glass, [e])[0]]));
+        for (const [expr, value] of values) expressions.push({ where, expr, value });
+        for (const b of s.blocks) if (b.kind === 'check') answered.push({ where, check: b.check, value: values.get(b.check.answer)! });
+      }
   });
   afterAll(() => expect(glass.liveHandles()).toBe(0));
 
   it('every check has a computed answer, and the right answer is accepted, a wrong one refused', () => {
-    for (const l of lessons)
-      for (const s of l.steps) {
-        const exprs = stepExpressions(s);
-        const values = new Map(exprs.map((e) => [e, evaluate(glass, [e])[0]]));
-        for (const [expr, v] of values) expect(v.ok, `${l.slug} / ${s.title}: ${expr}: ${v.ok ? '' : v.error.message}`).toBe(true);
-        for (const b of s.blocks) {
-          if (b.kind !== 'check') continue;
-          const v = values.get(b.check.answer)!;
-          if (!v.ok) continue;
-          if (b.check.choices !== null) {
-            expect(b.check.choices, b.check.id).toContain(v.value);
-            expect(isRight(b.check, v.value, String(v.value))).toBe(true);
-            expect(isRight(b.check, v.value, b.check.choices.find((c) => c !== v.value)!)).toBe(false);
-          } else {
-            expect(typeof v.value, b.check.id).toBe('number');
-            const a = v.value as number;
-            expect(Number.isFinite(a), b.check.id).toBe(true);
-            expect(isRight(b.check, a, String(a)), b.check.id).toBe(true);
-            expect(isRight(b.check, a, String(a === 0 ? 1 : a * 1.5)), b.check.id).toBe(false);
-          }
-        }
+    expect(answered.length).toBe(lessons.reduce((n, l) => n + lessonChecks(l).length, 0));
+    // the step's expressions include the live numbers of check questions, hints and explanations
+    for (const { where, expr, value } of expressions) expect(value.ok, `${where}: ${expr}: ${value.ok ? '' : value.error.message}`).toBe(true);
+    for (const { check, value: v } of answered) {
+      if (!v.ok) continue;
+      if (check.choices !== null) {
+        expect(check.choices, check.id).toContain(v.value);
+        expect(isRight(check, v.value, String(v.value))).toBe(true);
+        expect(isRight(check, v.value, check.choices.find((c) => c !== v.value)!)).toBe(false);
+      } else {
+        expect(typeof v.value, check.id).toBe('number');
+        const a = v.value as number;
+        expect(Number.isFinite(a), check.id).toBe(true);
+        expect(isRight(check, a, String(a)), check.id).toBe(true);
+        expect(isRight(check, a, String(a === 0 ? 1 : a * 1.5)), check.id).toBe(false);
       }
+    }
+  });
+
+  it('fairness: every numeric answer, cut or rounded to the precision its question asks for, is accepted; a slip is told apart from a wrong idea', () => {
+    let numeric = 0;
+    for (const { where, check, value } of answered) {
+      if (check.choices !== null || !value.ok) continue;
+      const a = value.value as number;
+      const label = `${where}: ${check.id} (exact ${a})`;
+      numeric++;
+      if (check.precision === null) {
+        // no precision asked: an integer, or a value a learner writes in full (1e-12, 1, 0); six significant digits suffice
+        expect(judge(check, a, String(Number(a.toPrecision(6)))).kind, label).toBe('right');
+        continue;
+      }
+      const { cut, rounded, decimals } = atPrecision(a, check.precision);
+      expect(judge(check, a, cut).kind, `${label}: cut ${cut}`).toBe('right');
+      expect(judge(check, a, rounded).kind, `${label}: rounded ${rounded}`).toBe('right');
+      // with a typographic minus and more digits than asked, still right
+      expect(judge(check, a, a.toPrecision(12).replace('-', '−')).kind, label).toBe('right');
+      // a clearly wrong value gets the check's own hint
+      expect(judge(check, a, String(a * 1.5)).kind, `${label}: ×1.5`).toBe('wrong');
+      expect(judge(check, a, String(-a)).kind, `${label}: −a`).toBe('wrong');
+      // off by 3 in the last place asked for: refused, with the rounding message
+      const unit = 10 ** -decimals;
+      const off = (Number(rounded) + 3 * unit * Math.sign(a)).toFixed(Math.max(0, decimals));
+      const slip = judge(check, a, off);
+      expect(slip.kind, `${label}: ${off}`).toBe('slip');
+      if (slip.kind === 'slip') expect(slip.message).toMatch(new RegExp(`rounding slip: the question asks for ${describe_(check.precision)}`));
+      // right to one digit fewer than asked: when that is refused, it is a slip too
+      const fewer = atPrecision(a, { ...check.precision, digits: check.precision.digits - 1 }).rounded;
+      const verdict = judge(check, a, fewer).kind;
+      if (verdict !== 'right' && Number(fewer) !== 0) expect(verdict, `${label}: ${fewer}`).toBe('slip');
+    }
+    expect(numeric).toBeGreaterThan(40);
   });
 
   it('the figures of the seed come out of the live model: 9 norms, 1,152 parameters', () => {
@@ -189,3 +245,23 @@ describe('lessons against the real core', () => {
     expect(out.error?.message).toMatch(/shape|broadcast/i);
   });
 });
+
+const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+const describe_ = (p: Precision) => `${WORDS[p.digits]} ${p.kind === 'decimals' ? 'decimals' : 'significant digits'}`;
+
+/**
+ * The exact value written to a precision two ways, from the digits of its exact
+ * decimal expansion (independent of the judge's arithmetic): cut after the last
+ * digit asked for, and rounded there. `decimals`: the places after the point.
+ */
+function atPrecision(a: number, p: Precision): { cut: string; rounded: string; decimals: number } {
+  const decimals = p.kind === 'decimals' ? p.digits : p.digits - 1 - Math.floor(Math.log10(Math.abs(a)));
+  if (decimals < 0) {
+    // left of the point (138.8 to two significant digits: 130 and 140)
+    const unit = 10 ** -decimals;
+    return { cut: String(Math.trunc(a / unit) * unit), rounded: String(Math.round(a / unit) * unit), decimals };
+  }
+  const long = a.toFixed(Math.min(100, decimals + 30)); // exact enough: a carry would need 30 nines in a row
+  const cut = decimals === 0 ? long.slice(0, long.indexOf('.')) : long.slice(0, long.indexOf('.') + 1 + decimals);
+  return { cut, rounded: a.toFixed(decimals), decimals };
+}

@@ -11,6 +11,7 @@ import { stepExpressions, type Lesson } from './parse';
 import { goTo, lessonRoute, markSeen, progress } from './route';
 import { LessonWidget } from './widgets';
 import { LessonDone } from './LessonDone';
+import { usePredictionGates } from './PredictionGate';
 import { isFinished, lessonProgress } from './progress';
 import './lessons.css';
 
@@ -24,6 +25,7 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
   const values = computed.key === stepKey ? computed.values : null;
   const valuesError = computed.key === stepKey ? computed.error : null;
   const p = lessonProgress(progress.value, lesson.slug);
+  const gates = usePredictionGates(step, stepKey, p.passed);
   const total = lesson.steps.length;
   const go = (i: number) => {
     if (i >= 0 && i < total && i !== stepIndex) goTo({ slug: lesson.slug, step: i });
@@ -125,11 +127,11 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
             case 'markdown':
               return <Markdown key={i} text={b.text} values={values} />;
             case 'widget':
-              return <LessonWidget key={i} name={b.name} args={b.args} />;
+              return gates.gate(i, 'widget', <LessonWidget key={i} name={b.name} args={b.args} />);
             case 'code':
-              return <CodeCell key={i} code={b.code} channel={`code-${lesson.slug}-${stepIndex}-${i}`} />;
+              return gates.gate(i, 'code', <CodeCell key={i} code={b.code} channel={`code-${lesson.slug}-${stepIndex}-${i}`} />);
             case 'check':
-              return <CheckCard key={i} slug={lesson.slug} check={b.check} values={values} passed={p.passed.includes(b.check.id)} />;
+              return <CheckCard key={i} slug={lesson.slug} check={b.check} values={values} passed={p.passed.includes(b.check.id)} onAnswered={gates.answered} />;
           }
         })}
       </div>

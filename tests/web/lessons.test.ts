@@ -106,7 +106,7 @@ describe('lesson addresses and progress', () => {
     for (const junk of ['{', 'null', '[]', '42', '{"lessons": 7}', '{"lessons": {"rmsnorm": {"seen": "x", "passed": [1, "a"], "last": -3}}}']) {
       const p = readProgress({ getItem: (k) => (k === PROGRESS_KEY ? junk : null) });
       expect(typeof p).toBe('object');
-      if (p.rmsnorm) expect(p.rmsnorm).toEqual({ seen: [], passed: ['a'], last: 0 });
+      if (p.rmsnorm) expect(p.rmsnorm).toEqual({ seen: [], passed: ['a'], last: 0, time: 0 });
     }
     expect(readProgress({ getItem: () => { throw new Error('denied'); } })).toEqual({});
   });

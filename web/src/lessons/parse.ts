@@ -58,6 +58,9 @@ export interface LessonMeta {
   recap: string;
 }
 
+const FRONTMATTER_KEYS = ['title', 'order', 'summary', 'recap'] as const;
+const CHECK_FIELDS = ['id', 'kind', 'question', 'answer', 'precision', 'tolerance', 'choices', 'hides', 'hint', 'explain'] as const;
+
 export const CHECK_KINDS = ['read', 'compute', 'predict', 'misconception'] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
 
@@ -117,6 +120,8 @@ export function parseLesson(slug: string, source: string): Lesson {
     if (line.trim() === '') continue;
     const m = /^(\w+):\s*(.*)$/.exec(line);
     if (m === null) fail(`bad frontmatter line ${JSON.stringify(line)}`);
+    if (!(FRONTMATTER_KEYS as readonly string[]).includes(m![1])) fail(`unknown frontmatter key ${m![1]} (known: ${FRONTMATTER_KEYS.join(', ')})`);
+    if (m![1] in meta) fail(`the frontmatter gives ${m![1]} twice`);
     // a value may be quoted, as in YAML (needed when it holds a colon): the quotes are not part of it
     const value = m![2].trim();
     meta[m![1]] = /^(["']).*\1$/.test(value) ? value.slice(1, -1) : value;
@@ -170,8 +175,11 @@ export function parseLesson(slug: string, source: string): Lesson {
       const args: Record<string, string> = {};
       for (const r of rest) {
         const [k, ...v] = r.split('=');
+        if (!/^[a-z][\w-]*$/i.test(k) || v.length === 0) fail(`widget ${name} at line ${startLine}: argument ${JSON.stringify(r)} is not key=value`);
+        if (k in args) fail(`widget ${name} at line ${startLine}: argument ${k} is given twice`);
         args[k] = v.join('=');
       }
+      if (body.some((l) => l.trim() !== '')) fail(`widget ${name} at line ${startLine}: a widget block holds no text (arguments go on its first line)`);
       current().blocks.push({ kind: 'widget', name, args });
     } else if (tag === 'glass') {
       current().blocks.push({ kind: 'code', code: body.join('\n').trim() });
@@ -204,10 +212,14 @@ function parseCheck(body: string[], fail: (m: string) => never): CheckSpec {
   for (const line of body) {
     const m = /^(\w+):\s*(.*)$/.exec(line);
     if (m !== null) {
+      // a typo (tolerence:) must not be dropped silently, nor a field given twice
+      if (!(CHECK_FIELDS as readonly string[]).includes(m[1])) fail(`unknown field ${m[1]} (known: ${CHECK_FIELDS.join(', ')})`);
+      if (m[1] in fields) fail(`the field ${m[1]} is given twice`);
       last = m[1];
       fields[last] = m[2].trim();
-    } else if (line.trim() !== '' && last !== null) {
-      fields[last] += ' ' + line.trim(); // continuation line
+    } else if (line.trim() !== '') {
+      if (last === null) fail(`text before the first field: ${JSON.stringify(line.trim())}`);
+      fields[last!] += ' ' + line.trim(); // continuation line
     }
   }
   for (const key of ['id', 'kind', 'question', 'answer']) if (!fields[key]) fail(`no ${key}`);

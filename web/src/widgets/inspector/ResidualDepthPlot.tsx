@@ -20,8 +20,8 @@ interface Props {
 }
 
 const W = 620;
-const H = 300;
-const PAD = { left: 54, right: 60, top: 26, bottom: 100 };
+const H = 330;
+const PAD = { left: 54, right: 60, top: 26, bottom: 128 };
 
 /** "embedding 1.02 · block 0: after attention + 1.1, after SwiGLU + 1.3 · … · final RMSNorm 0.98". */
 function readout(names: readonly string[], rms: readonly ArrayLike<number>[], pos: number): string {
@@ -85,8 +85,11 @@ export function ResidualDepthPlot({ names, rms, labels, title, grad = false, tes
         {offStream > 0 && (
           <g>
             <line x1={x(offStream) - step / 2} x2={x(offStream) - step / 2} y1={PAD.top - 16} y2={bottom} stroke="#5b6475" stroke-dasharray="4 3" />
-            <text class="dp-tick" x={x(offStream)} y={PAD.top - 5} text-anchor="middle">
-              not in the stream
+            <text class="dp-tick" x={x(offStream) - step / 2 + 4} y={PAD.top + 10}>
+              <tspan>not in</tspan>
+              <tspan x={x(offStream) - step / 2 + 4} dy="1.2em">
+                the stream
+              </tspan>
             </text>
           </g>
         )}
@@ -99,7 +102,8 @@ export function ResidualDepthPlot({ names, rms, labels, title, grad = false, tes
           </g>
         ))}
         {names.map((name, k) => (
-          <text key={name} class="dp-tick" transform={`translate(${x(k) - 3}, ${bottom + 10}) rotate(50)`}>
+          // a quarter turn keeps "+" a plus (at 40-50 degrees it reads as a times sign)
+          <text key={name} class="dp-tick" text-anchor="end" transform={`translate(${x(k) + 4}, ${bottom + 8}) rotate(-90)`}>
             {tensorName(name).short}
           </text>
         ))}

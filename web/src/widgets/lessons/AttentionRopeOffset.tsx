@@ -89,7 +89,9 @@ export function AttentionRopeOffset() {
 function notice(r: RopeOffsetResult): string {
   const span = (rows: RopeOffsetRow[]) => {
     const e = extremes(rows.map((x) => x.dot))!;
-    return e.min === e.max ? `exactly ${fmt(e.min, 12)} in every row` : `between ${fmt(e.min, 12)} and ${fmt(e.max, 12)}`;
+    if (e.min === e.max) return `exactly ${fmt(e.min, 12)} in every row`;
+    if (fmt(e.min, 12) === fmt(e.max, 12)) return `${fmt(e.min, 12)} in every row, to the 12 digits shown`;
+    return `between ${fmt(e.min, 12)} and ${fmt(e.max, 12)}`;
   };
   return `for the same offset the dot product is ${span(r.shifted)}: the same up to float64 rounding, wherever the pair sits. Other offsets give other values, ${span(r.offsets)}.`;
 }

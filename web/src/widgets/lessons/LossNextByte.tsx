@@ -38,7 +38,7 @@ function stripNotice(r: NextByteLossResult): string {
     r.loss === r.modelLoss
       ? 'The mean of the bars is exactly the loss the model reports.'
       : `The mean of the bars, ${fmt(r.loss, 8)}, against the loss the model reports, ${fmt(r.modelLoss, 8)}.`;
-  return `the tallest bar is “${label}” after position ${worst} (−log p = ${fmt(r.surprise[worst], 4)} nats), the byte the model least expected. ${above === 0 ? 'No byte' : `${above} of the ${r.surprise.length} bytes`} cost${above <= 1 ? 's' : ''} more than knowing nothing (above the dashed line)${above > 0 ? ': there the model was confidently wrong' : ''}. ${mean}`;
+  return `the tallest bar is “${label}”, predicted at position ${worst} (−log p = ${fmt(r.surprise[worst], 4)} nats): the byte the model least expected. ${above === 0 ? 'No byte' : `${above} of the ${r.surprise.length} bytes`} cost${above <= 1 ? 's' : ''} more than knowing nothing (above the dashed line)${above > 0 ? ': there the model was confidently wrong' : ''}. ${mean}`;
 }
 
 export function NextByteLoss() {

@@ -81,7 +81,7 @@ export function SwigluModel() {
         <div class={error !== null ? 'stale' : ''}>
           <dl class="sw-counts">
             <div>
-              <dt>negative gates (w_gate x &lt; 0)</dt>
+              <dt>negative gates (x W_gateᵀ &lt; 0)</dt>
               <dd data-testid="swiglu-negative">
                 {r.counts.negative} of {r.hidden}
               </dd>
@@ -100,7 +100,7 @@ export function SwigluModel() {
               <dd data-testid="swiglu-passed">{r.counts.passed}</dd>
             </div>
             <div>
-              <dt>‖ffn output‖ here</dt>
+              <dt>‖SwiGLU output‖ here</dt>
               <dd class="num">{fmt(r.outNorm, 5)}</dd>
             </div>
           </dl>
@@ -111,10 +111,10 @@ export function SwigluModel() {
             <thead>
               <tr>
                 <th scope="col">unit j</th>
-                <th scope="col">gate (w_gate x)ⱼ</th>
+                <th scope="col">gate gⱼ = (x W_gateᵀ)ⱼ</th>
                 <th scope="col">silu(gate)</th>
-                <th scope="col">up (w_up x)ⱼ</th>
-                <th scope="col">h = silu·up</th>
+                <th scope="col">up uⱼ = (x W_upᵀ)ⱼ</th>
+                <th scope="col">h = silu(g)·u</th>
               </tr>
             </thead>
             <tbody data-testid="swiglu-top">
@@ -168,7 +168,7 @@ function HiddenStrip({ r }: { r: ModelSwigluResult }) {
       ))}
       <text x={left} y={H - 2} class="sg-tick">unit 0</text>
       <text x={W - left} y={H - 2} class="sg-tick sg-end">unit {r.hidden - 1}</text>
-      <text x={W / 2} y={11} class="sg-legend">h = silu(w_gate x) ⊙ (w_up x), bar height ∝ √|h|, largest |h| = {fmt(top, 4)} · blue: gate ≥ 0 · orange: gate &lt; 0</text>
+      <text x={W / 2} y={11} class="sg-legend">h = silu(g) ⊙ u, bar height ∝ √|h|, largest |h| = {fmt(top, 4)} · blue: gate ≥ 0 · orange: gate &lt; 0</text>
     </svg>
   );
 }

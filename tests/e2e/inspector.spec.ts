@@ -158,7 +158,7 @@ test('one vocabulary: the depth plot, the block map and the tables use the learn
   await expect(depth.locator('svg')).toContainText('after SwiGLU +');
   await expect(depth.locator('svg')).toContainText('block 3');
   await expect(depth.locator('svg')).toContainText('final RMSNorm');
-  await expect(depth.locator('svg')).toContainText('not in the stream');
+  await expect(depth.locator('svg')).toContainText(/not in\s*the stream/);
   await expect(depth.locator('svg')).not.toContainText('·attn');
   await expect(page.getByTestId('depth-plot-notice')).toContainText('the stream\'s RMS');
   await expect(page.getByTestId('depth-plot-notice')).toContainText('which is not part of the stream');

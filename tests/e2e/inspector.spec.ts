@@ -35,9 +35,11 @@ test('loads the weights with progress, runs a prompt, shows four blocks, a heatm
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/tensor=blocks\.2\.attn/);
   const heatmap = page.getByTestId('heatmap');
-  await expect(heatmap).toContainText('blocks.2.attn');
+  await expect(heatmap).toContainText('attention output of block 2 (blocks.2.attn)');
+  await expect(page.getByTestId('tensor-notice')).toContainText('what the branch adds onto the stream; the sum is H of block 2, after attention +');
   // hover shows position, coordinate and value
   const canvas = heatmap.locator('canvas');
+  await canvas.scrollIntoViewIfNeeded(); // the notes above it push it below the fold at 900 px
   const box = (await canvas.boundingBox())!;
   await page.mouse.move(box.x + box.width * 0.3, box.y + 30);
   await expect(heatmap.getByTestId('heatmap-readout')).toHaveText(/position 2 \(.*\) · coordinate \d+ · value -?\d/);
@@ -53,6 +55,10 @@ test('loads the weights with progress, runs a prompt, shows four blocks, a heatm
   await expect(page).toHaveURL(/of=grad/);
   await expect(page.getByTestId('grad-norms')).toContainText('block 3');
   await expect(page.getByTestId('depth-grad-plot')).toBeVisible();
+  // a branch output and the sum it is added into: the same gradient, said under the table from its numbers
+  await expect(page.getByTestId('grad-norms-notice')).toContainText('each branch output has exactly the gradient norm of the sum it is added into');
+  await expect(page.getByTestId('param-norms-notice')).toContainText('the largest gradient is');
+  await expect(page.getByTestId('tensor-notice')).toContainText('sums to 0');
   await page.screenshot({ path: `${SHOTS}/inspector-gradients.png`, fullPage: true });
 });
 
@@ -60,8 +66,9 @@ test('compares two snapshots with their difference; eps and dtype re-run the mod
   await openInspector(page, '&tensor=blocks.1.resid.ffn');
   await page.getByRole('button', { name: 'Compare two tensors' }).click();
   const compare = page.getByTestId('compare-view');
-  await expect(compare).toContainText('A: blocks.1.norm.attn');
-  await expect(compare).toContainText('B: blocks.1.resid.attn');
+  await expect(compare).toContainText('A: RMSNorm₁ of block 1 (blocks.1.norm.attn)');
+  await expect(compare).toContainText('B: H of block 1, after attention + (blocks.1.resid.attn)');
+  await expect(page.getByTestId('compare-notice')).toContainText('‖B − A‖ =');
   await expect(page.getByTestId('heatmap-diff')).toContainText('B − A');
   await expect(page).toHaveURL(/compare=blocks\.1\.norm\.attn,blocks\.1\.resid\.attn/);
   await page.screenshot({ path: `${SHOTS}/inspector-compare.png`, fullPage: true });
@@ -81,7 +88,7 @@ test('compares two snapshots with their difference; eps and dtype re-run the mod
 test('the URL restores an inspector view', async ({ page }) => {
   await openInspector(page, '&prompt=Let%20there%20be%20light&tensor=blocks.3.norm.ffn&of=grad&meps=0.01&mdtype=float64');
   await expect(page.getByLabel(/^Prompt/)).toHaveValue('Let there be light');
-  await expect(page.getByTestId('heatmap')).toContainText('∂loss/∂blocks.3.norm.ffn');
+  await expect(page.getByTestId('heatmap')).toContainText('gradient of RMSNorm₂ of block 3 (∂loss/∂blocks.3.norm.ffn)');
   await expect(page.getByTestId('heatmap')).toContainText('(18, 128) · float64');
   await expect(page.getByTestId('pred-current')).toContainText('eps = 0.01');
   await expect(page.getByRole('button', { name: /^RMSNorm₂: open RMSNorm₂\(H\) of block 3/ })).toHaveAttribute('aria-pressed', 'true');
@@ -142,4 +149,35 @@ test('window.glass: model.run in the worker and the core on the main thread', as
   expect(r.grad).toBe(16 * 128);
   expect(r.dtype).toBe('Float64Array');
   expect(r.y[0]).toBeCloseTo(0.848528, 6);
+});
+
+test('one vocabulary: the depth plot, the block map and the tables use the learner names; each plot says what to notice', async ({ page }) => {
+  await openInspector(page, '&prompt=In%20the%20beginning&tensor=blocks.0.resid.attn');
+  const depth = page.getByTestId('depth-plot');
+  await expect(depth.locator('svg')).toContainText('after attention +');
+  await expect(depth.locator('svg')).toContainText('after SwiGLU +');
+  await expect(depth.locator('svg')).toContainText('block 3');
+  await expect(depth.locator('svg')).toContainText('final RMSNorm');
+  await expect(depth.locator('svg')).toContainText(/not in\s*the stream/);
+  await expect(depth.locator('svg')).not.toContainText('·attn');
+  await expect(page.getByTestId('depth-plot-notice')).toContainText('the stream\'s RMS');
+  await expect(page.getByTestId('depth-plot-notice')).toContainText('which is not part of the stream');
+  // the gradient plot opens on the last position that has a gradient: the last byte has none
+  await expect(page.getByTestId('depth-grad-plot').locator('select')).toHaveValue('14');
+  await expect(page.getByTestId('depth-grad-plot-notice')).toContainText('backward runs right to left');
+  await page.getByTestId('depth-grad-plot').locator('select').selectOption('15');
+  await expect(page.getByTestId('depth-grad-plot-notice')).toContainText('exactly 0 at every depth');
+  await expect(page.getByTestId('block-map-notice')).toContainText('only the two + circles change the stream');
+  await expect(page.getByTestId('predictions-notice')).toContainText('is the most likely next byte');
+  await expect(page.getByTestId('tensor-notice')).toContainText('Compare it with RMSNorm₂ of block 0');
+  // the compare choices read as learner names with the code name beside them
+  await page.getByRole('button', { name: 'Compare two tensors' }).click();
+  const pickA = page.getByRole('combobox', { name: 'A', exact: true });
+  await expect(pickA.locator('option', { hasText: 'RMSNorm₁ of block 2 (blocks.2.norm.attn)' })).toHaveCount(1);
+  // the gradient of a branch output equals the gradient of its sum: B − A is exactly 0
+  await pickA.selectOption('blocks.0.attn');
+  await page.getByRole('radio', { name: /gradients/ }).check();
+  await expect(page.getByTestId('compare-notice')).toContainText('B − A is exactly 0 everywhere');
+  await expect(page.getByTestId('compare-notice')).toContainText('the residual add passes the gradient to the branch unchanged');
+  await page.screenshot({ path: `${SHOTS}/inspector-vocabulary.png`, fullPage: true });
 });

@@ -55,6 +55,8 @@ export interface BytePairResult {
   normB: number;
   /** The bytes whose rows point most nearly the way a's does (a itself excluded), best first. */
   nearest: ByteNeighbour[];
+  /** 1/√d: how far from 0 the cosine of two random rows typically is. */
+  chance: number;
 }
 
 /** The embedding's gradient after a backward pass of the next-byte loss on the text. */

@@ -6,14 +6,9 @@
 // picking another tensor costs only copying it out.
 import { GlassError, Model, type Glass, type ModelInfo, type ModelRun } from '../core';
 import type { InspectInput, InspectResult, ModelRunSettings, Outlook, ShownTensor } from '../app/protocol';
+import { depthNames } from '../app/tensorNames';
 
-/** The residual stream from bottom to top, by DESIGN.md name. */
-export function depthNames(blocks: number): string[] {
-  const names = ['embed'];
-  for (let i = 0; i < blocks; i++) names.push(`blocks.${i}.resid.attn`, `blocks.${i}.resid.ffn`);
-  names.push('norm.final');
-  return names;
-}
+export { depthNames };
 
 let model: Model | null = null;
 let info: ModelInfo | null = null;

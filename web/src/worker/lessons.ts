@@ -8,7 +8,7 @@
 // gradNorms(text), param(name) as a Tensor, paramGrad(name)).
 import { GlassError, Tensor, type Glass } from '../core';
 import { errorData } from '../app/protocol';
-import { formatArray, formatScalar, type Nested } from '../lessons/numpyFormat';
+import { formatArray, formatPlain, formatScalar, isMarkedFloat, markFloat, type Nested } from '../lessons/numpyFormat';
 import type {
   BroadcastInput,
   BroadcastResult,
@@ -46,9 +46,11 @@ function plain(v: unknown): Plain {
 }
 
 function show(v: unknown): string {
+  // a float tensor (its .data() too, or round() of it) keeps numpy's float look; plain numbers print whole ones as integers
+  const float = v instanceof Tensor || v instanceof Float32Array || v instanceof Float64Array || isMarkedFloat(v);
   const p = plain(v);
-  if (typeof p === 'number') return formatScalar(p);
-  if (Array.isArray(p) && isNumeric(p)) return formatArray(p as Nested);
+  if (typeof p === 'number') return float ? formatScalar(p) : formatPlain(p);
+  if (Array.isArray(p) && isNumeric(p)) return float ? formatArray(p as Nested) : formatPlain(p as Nested);
   if (typeof p === 'string') return p;
   return JSON.stringify(p);
 }
@@ -70,7 +72,7 @@ function environment(glass: Glass, print: (...xs: unknown[]) => void): Record<st
     round: (x: unknown, k = 0) => {
       const p = plain(x);
       const r = (v: Plain): Plain => (Array.isArray(v) ? v.map(r) : Number((v as number).toFixed(k)));
-      return r(p);
+      return x instanceof Tensor ? markFloat(r(p) as Nested) : r(p);
     },
     norm: (x: unknown, o: NormOptions = {}) => {
       const dtype = o.dtype ?? 'float64';

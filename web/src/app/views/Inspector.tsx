@@ -77,11 +77,11 @@ export function Inspector() {
             <TensorPanel settings={s} result={result} onChange={update} />
           </div>
           <div class="card inspector-depth">
-            <h2>The residual stream by depth</h2>
+            <h2>The residual stream by depth, and the final RMSNorm</h2>
             <div class="inspector-depth-plots">
               <ResidualDepthPlot names={result.depth.names} rms={result.depth.rms} labels={result.labels} title="RMS of each position" testId="depth-plot" />
               {result.depth.gradRms !== null && (
-                <ResidualDepthPlot names={result.depth.names} rms={result.depth.gradRms} labels={result.labels} title="RMS of its gradient" testId="depth-grad-plot" />
+                <ResidualDepthPlot names={result.depth.names} rms={result.depth.gradRms} labels={result.labels} title="RMS of its gradient" grad testId="depth-grad-plot" />
               )}
             </div>
           </div>

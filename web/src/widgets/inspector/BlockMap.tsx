@@ -1,10 +1,12 @@
-// The model drawn like the seed lesson's diagram, one row per block:
+// The model drawn like the RMSNorm lesson's diagram, one row per block:
 //
 //   X ─────────────────────── + ── H ────────────────── + ── X'
 //    └─ RMSNorm₁ → Attention ─┘      └─ RMSNorm₂ → SwiGLU ─┘
 //
 // then the final RMSNorm and the head. Every box is a button that opens its
 // snapshot (click, Enter or Space).
+import { tensorName } from '../../app/tensorNames';
+import { ToNotice } from '../ToNotice';
 import './BlockMap.css';
 
 interface Props {
@@ -33,14 +35,15 @@ interface NodeDef {
 function blockNodes(i: number): NodeDef[] {
   const input = i === 0 ? 'embed' : `blocks.${i - 1}.resid.ffn`;
   const p = `blocks.${i}.`;
+  const node = (x: number, y: number, label: string, name: string): NodeDef => ({ x, y, label, name, what: tensorName(name).what });
   return [
-    { x: 50, y: STREAM_Y, label: 'X', name: input, what: `X entering block ${i} (${input})` },
-    { x: 150, y: BRANCH_Y, label: 'RMSNorm₁', name: `${p}norm.attn`, what: `RMSNorm₁(X) of block ${i}` },
-    { x: 270, y: BRANCH_Y, label: 'Attention', name: `${p}attn`, what: `the attention branch output of block ${i}` },
-    { x: 440, y: STREAM_Y, label: 'H', name: `${p}resid.attn`, what: `H = X + Attention, block ${i}` },
-    { x: 540, y: BRANCH_Y, label: 'RMSNorm₂', name: `${p}norm.ffn`, what: `RMSNorm₂(H) of block ${i}` },
-    { x: 660, y: BRANCH_Y, label: 'SwiGLU', name: `${p}ffn`, what: `the SwiGLU branch output of block ${i}` },
-    { x: 830, y: STREAM_Y, label: 'X′', name: `${p}resid.ffn`, what: `X′ = H + SwiGLU, block ${i} output` },
+    { x: 50, y: STREAM_Y, label: 'X', name: input, what: `X entering block ${i}, that is ${tensorName(input).name}` },
+    node(150, BRANCH_Y, 'RMSNorm₁', `${p}norm.attn`),
+    node(270, BRANCH_Y, 'Attention', `${p}attn`),
+    node(440, STREAM_Y, 'H', `${p}resid.attn`),
+    node(540, BRANCH_Y, 'RMSNorm₂', `${p}norm.ffn`),
+    node(660, BRANCH_Y, 'SwiGLU', `${p}ffn`),
+    node(830, STREAM_Y, 'X′', `${p}resid.ffn`),
   ];
 }
 const PLUS1 = 360;
@@ -82,9 +85,9 @@ export function BlockMap({ blocks, selected, compare, onSelect }: Props) {
   const height = blocks * ROW + 44;
   const last = `blocks.${blocks - 1}.resid.ffn`;
   const tail: NodeDef[] = [
-    { x: 50, y: STREAM_Y, label: 'X′', name: last, what: `the output of block ${blocks - 1}` },
-    { x: 200, y: STREAM_Y, label: 'RMSNorm final', name: 'norm.final', what: 'the final RMSNorm, before the head' },
-    { x: 360, y: STREAM_Y, label: 'head → logits', name: 'logits', what: 'the logits, (n, 256): one score per next byte' },
+    { x: 50, y: STREAM_Y, label: 'X′', name: last, what: tensorName(last).what },
+    { x: 200, y: STREAM_Y, label: tensorName('norm.final').short, name: 'norm.final', what: tensorName('norm.final').what },
+    { x: 360, y: STREAM_Y, label: 'head → logits', name: 'logits', what: tensorName('logits').what },
   ];
   return (
     <figure class="block-map" data-testid="block-map">
@@ -142,6 +145,11 @@ export function BlockMap({ blocks, selected, compare, onSelect }: Props) {
         Each block: H = X + Attention(RMSNorm₁(X)), X′ = H + SwiGLU(RMSNorm₂(H)). Click a box (or Tab to it and press Enter)
         to open its tensor.
       </figcaption>
+      <ToNotice testId="block-map-notice">
+        only the two + circles change the stream (the top line of each block). Each branch reads a normalized copy and adds
+        its output back, so the stream itself is never normalized; the final RMSNorm is not part of it, it only feeds the
+        head.
+      </ToNotice>
     </figure>
   );
 }

@@ -1,7 +1,11 @@
 // Gradient norms by layer, as the core computed them: ||dL/d snapshot|| for
 // every snapshot in model order (a log-scale bar each), and ||dL/d parameter||
-// for every parameter, one row per layer.
+// for every parameter, one row per layer; each under its learner name with the
+// code name beside it.
 import { fmt } from '../../app/format';
+import { paramName, tensorName } from '../../app/tensorNames';
+import { ToNotice } from '../ToNotice';
+import { paramGradNotice, snapshotGradNotice } from './inspectorNotices';
 import './GradientNorms.css';
 
 interface Props {
@@ -23,46 +27,49 @@ function decadeRange(values: number[]): [number, number] {
   return [lo, Math.max(hi, lo + 1)];
 }
 
-/** "blocks.2.attn.wq.weight" -> ["block 2", "attn.wq"]; "tok_emb.weight" -> ["embedding", "tok_emb"]. */
-function layerAndPart(name: string): [string, string] {
-  const m = /^blocks\.(\d+)\.(.*?)(\.weight)?$/.exec(name);
-  if (m) return [`block ${m[1]}`, m[2]];
-  const part = name.replace(/\.weight$/, '');
-  return [name.startsWith('tok_emb') ? 'embedding' : name.startsWith('head') ? 'head' : 'final norm', part];
-}
-
 export function GradientNorms({ snapshotNorms, paramNorms, onSelect }: Props) {
   const snaps = Object.entries(snapshotNorms);
   const [slo, shi] = decadeRange(snaps.map(([, v]) => v));
   const params = Object.entries(paramNorms);
   const [plo, phi] = decadeRange(params.map(([, v]) => v));
-  const layers = new Map<string, [string, number][]>();
+  const layers = new Map<string, [string, string, number][]>();
   for (const [name, v] of params) {
-    const [layer, part] = layerAndPart(name);
-    layers.set(layer, [...(layers.get(layer) ?? []), [part, v]]);
+    const p = paramName(name);
+    layers.set(p.layer, [...(layers.get(p.layer) ?? []), [p.part, name, v]]);
   }
+  const layerOfSnap = (name: string) => {
+    const t = tensorName(name);
+    return t.block !== null ? `block ${t.block}` : name === 'embed' ? 'input' : 'output';
+  };
   return (
     <div class="grad-norms" data-testid="grad-norms">
       <section>
-        <h3>‖∂loss/∂snapshot‖, bottom to top</h3>
+        <h3>‖∂loss/∂tensor‖, from the input end to the logits</h3>
         <p class="gn-note">The total derivative through every later use (bars on a log scale). Click a name to open its gradient.</p>
         <table class="gn-table">
           <tbody>
-            {snaps.map(([name, v]) => (
-              <tr key={name}>
-                <th scope="row">
-                  <button type="button" class="gn-link" onClick={() => onSelect(name)}>
-                    {name}
-                  </button>
-                </th>
-                <td class="gn-bar-cell">
-                  <span class="gn-bar" style={{ width: `${bar(v, slo, shi)}%` }} />
-                </td>
-                <td class="num">{fmt(v, 4)}</td>
-              </tr>
-            ))}
+            {snaps.map(([name, v], k) => {
+              const t = tensorName(name);
+              const first = k === 0 || layerOfSnap(snaps[k - 1][0]) !== layerOfSnap(name);
+              return (
+                <tr key={name} class={first ? 'gn-first' : ''}>
+                  <th scope="row">{first ? layerOfSnap(name) : ''}</th>
+                  <td>
+                    <button type="button" class="gn-link" onClick={() => onSelect(name)}>
+                      {t.short}
+                    </button>{' '}
+                    <code class="gn-part">{name}</code>
+                  </td>
+                  <td class="gn-bar-cell">
+                    <span class="gn-bar" style={{ width: `${bar(v, slo, shi)}%` }} />
+                  </td>
+                  <td class="num">{fmt(v, 4)}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
+        <ToNotice testId="grad-norms-notice">{snapshotGradNotice(snapshotNorms)}</ToNotice>
       </section>
       <section>
         <h3>‖∂loss/∂parameter‖ per layer</h3>
@@ -70,10 +77,12 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect }: Props) {
         <table class="gn-table">
           <tbody>
             {[...layers.entries()].map(([layer, parts]) =>
-              parts.map(([part, v], k) => (
-                <tr key={`${layer}.${part}`} class={k === 0 ? 'gn-first' : ''}>
+              parts.map(([part, code, v], k) => (
+                <tr key={code} class={k === 0 ? 'gn-first' : ''}>
                   <th scope="row">{k === 0 ? layer : ''}</th>
-                  <td class="gn-part num">{part}</td>
+                  <td>
+                    {part} <code class="gn-part">{code}</code>
+                  </td>
                   <td class="gn-bar-cell">
                     <span class="gn-bar is-param" style={{ width: `${bar(v, plo, phi)}%` }} />
                   </td>
@@ -83,6 +92,7 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect }: Props) {
             )}
           </tbody>
         </table>
+        <ToNotice testId="param-norms-notice">{paramGradNotice(paramNorms)}</ToNotice>
       </section>
     </div>
   );

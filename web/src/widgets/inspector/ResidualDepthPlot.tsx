@@ -1,8 +1,12 @@
-// The residual stream by depth: the core's per-position RMS of embed, each
-// block's resid.attn and resid.ffn, and norm.final, one line per position
-// (log scale). The chosen position is drawn on top.
+// The residual stream by depth: the core's per-position RMS of the embedding,
+// the stream after each block's two additions, and (after a dashed line,
+// because it is not part of the stream) the final RMSNorm, one line per
+// position (log scale). The chosen position is drawn on top.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
+import { tensorName } from '../../app/tensorNames';
+import { ToNotice } from '../ToNotice';
+import { depthNotice, lastNonzero } from './inspectorNotices';
 import './ResidualDepthPlot.css';
 
 interface Props {
@@ -10,20 +14,33 @@ interface Props {
   rms: readonly ArrayLike<number>[]; // per depth: (n,)
   labels: readonly string[];
   title: string;
+  /** These are gradients (backward runs right to left). */
+  grad?: boolean;
   testId?: string;
 }
 
 const W = 620;
-const H = 250;
-const PAD = { left: 54, right: 60, top: 12, bottom: 58 };
+const H = 330;
+const PAD = { left: 54, right: 60, top: 26, bottom: 128 };
 
-const short = (name: string) =>
-  name === 'embed' ? 'embed' : name === 'norm.final' ? 'norm.final' : name.replace(/^blocks\.(\d+)\.resid\.(attn|ffn)$/, '$1·$2');
+/** "embedding 1.02 · block 0: after attention + 1.1, after SwiGLU + 1.3 · … · final RMSNorm 0.98". */
+function readout(names: readonly string[], rms: readonly ArrayLike<number>[], pos: number): string {
+  const parts: string[] = [];
+  names.forEach((name, k) => {
+    const t = tensorName(name);
+    const v = `${t.short} ${fmt(rms[k][pos], 3)}`;
+    if (t.block !== null && name.endsWith('resid.attn')) parts.push(`block ${t.block}: ${v}`);
+    else if (t.block !== null) parts[parts.length - 1] += `, ${v}`;
+    else parts.push(v);
+  });
+  return parts.join(' · ');
+}
 
-export function ResidualDepthPlot({ names, rms, labels, title, testId }: Props) {
+export function ResidualDepthPlot({ names, rms, labels, title, grad = false, testId }: Props) {
   const n = rms[0]?.length ?? 0;
-  const [chosen, setChosen] = useState(n - 1);
-  const pos = Math.min(chosen, n - 1);
+  // the last byte's gradient is exactly zero: open on the last position that has one
+  const [chosen, setChosen] = useState<number | null>(null);
+  const pos = Math.min(chosen ?? lastNonzero(rms, n), n - 1);
   // Axis range (display only): the decades that hold every finite positive value.
   let lo = Infinity;
   let hi = -Infinity;
@@ -36,19 +53,46 @@ export function ResidualDepthPlot({ names, rms, labels, title, testId }: Props) 
   if (!Number.isFinite(lo)) [lo, hi] = [1e-3, 1];
   const d0 = Math.floor(Math.log10(lo));
   const d1 = Math.max(Math.ceil(Math.log10(hi)), d0 + 1);
-  const x = (k: number) => PAD.left + (k * (W - PAD.left - PAD.right)) / Math.max(1, names.length - 1);
+  const step = (W - PAD.left - PAD.right) / Math.max(1, names.length - 1);
+  const x = (k: number) => PAD.left + k * step;
   const y = (v: number) => PAD.top + ((d1 - Math.log10(v)) * (H - PAD.top - PAD.bottom)) / (d1 - d0);
   const line = (i: number) =>
     names
       .map((_, k) => (rms[k][i] > 0 && Number.isFinite(rms[k][i]) ? `${k === 0 ? 'M' : 'L'} ${x(k).toFixed(1)} ${y(rms[k][i]).toFixed(1)}` : ''))
       .join(' ');
   const decades = Array.from({ length: d1 - d0 + 1 }, (_, k) => d0 + k);
+  // each block's two sums share a shaded band labelled with the block
+  const bands = names.flatMap((name, k) => {
+    const t = tensorName(name);
+    return t.block !== null && name.endsWith('resid.attn') ? [{ block: t.block, k }] : [];
+  });
+  const offStream = names.findIndex((name) => !tensorName(name).stream);
+  const bottom = H - PAD.bottom;
   return (
     <figure class="depth-plot" data-testid={testId}>
       <figcaption>
         <strong>{title}</strong>
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}: RMS of each position at each depth, log scale`}>
+        {bands.map(({ block, k }) => (
+          <g key={block}>
+            <rect x={x(k) - step / 2 + 2} y={PAD.top - 16} width={2 * step - 4} height={bottom - PAD.top + 16} fill={block % 2 === 0 ? '#eef2fa' : '#f6f8fc'} />
+            <text class="dp-tick" x={x(k) + step / 2} y={PAD.top - 5} text-anchor="middle">
+              block {block}
+            </text>
+          </g>
+        ))}
+        {offStream > 0 && (
+          <g>
+            <line x1={x(offStream) - step / 2} x2={x(offStream) - step / 2} y1={PAD.top - 16} y2={bottom} stroke="#5b6475" stroke-dasharray="4 3" />
+            <text class="dp-tick" x={x(offStream) - step / 2 + 4} y={PAD.top + 10}>
+              <tspan>not in</tspan>
+              <tspan x={x(offStream) - step / 2 + 4} dy="1.2em">
+                the stream
+              </tspan>
+            </text>
+          </g>
+        )}
         {decades.map((e) => (
           <g key={e}>
             <line class="dp-grid" x1={PAD.left} x2={W - PAD.right} y1={y(10 ** e)} y2={y(10 ** e)} />
@@ -58,8 +102,9 @@ export function ResidualDepthPlot({ names, rms, labels, title, testId }: Props) 
           </g>
         ))}
         {names.map((name, k) => (
-          <text key={name} class="dp-tick" transform={`translate(${x(k) + 4}, ${H - PAD.bottom + 10}) rotate(40)`}>
-            {short(name)}
+          // a quarter turn keeps "+" a plus (at 40-50 degrees it reads as a times sign)
+          <text key={name} class="dp-tick" text-anchor="end" transform={`translate(${x(k) + 4}, ${bottom + 8}) rotate(-90)`}>
+            {tensorName(name).short}
           </text>
         ))}
         {Array.from({ length: n }, (_, i) => (i === pos ? null : <path key={i} class="dp-line" d={line(i)} />))}
@@ -75,8 +120,9 @@ export function ResidualDepthPlot({ names, rms, labels, title, testId }: Props) 
             </option>
           ))}
         </select>{' '}
-        <span class="num dp-values">{names.map((nm, k) => `${short(nm)} ${fmt(rms[k][pos], 3)}`).join(' · ')}</span>
+        <span class="num dp-values">{readout(names, rms, pos)}</span>
       </label>
+      {n > 0 && <ToNotice testId={testId === undefined ? undefined : `${testId}-notice`}>{depthNotice(names, rms, pos, labels, grad)}</ToNotice>}
     </figure>
   );
 }

@@ -3,7 +3,10 @@
 import { download, npyBytes, tensorJson } from '../../app/npy';
 import { defaultCompare, snapshotNames, type InspectorSettings } from '../../app/inspectorSettings';
 import type { InspectResult, ShownTensor } from '../../app/protocol';
+import { tensorName, withCode } from '../../app/tensorNames';
+import { ToNotice } from '../ToNotice';
 import { Heatmap } from './Heatmap';
+import { compareNotice, tensorNotice } from './inspectorNotices';
 import './TensorPanel.css';
 
 interface Props {
@@ -29,10 +32,12 @@ function Export({ t, result }: { t: ShownTensor; result: InspectResult }) {
   );
 }
 
+/** "RMSNorm₂ of block 3 (blocks.3.norm.ffn)", or for its gradient "gradient of RMSNorm₂ of block 3 (∂loss/∂blocks.3.norm.ffn)". */
+const heading = (t: ShownTensor) => (t.grad ? `gradient of ${tensorName(t.name).name} (∂loss/∂${t.name})` : withCode(t.name));
+
 export function TensorPanel({ settings, result, onChange }: Props) {
   const shown = result.shown;
   const noGrad = result.loss === null;
-  const what = settings.grad && !noGrad ? '∂loss/∂' : '';
   return (
     <div class="tensor-panel">
       <div class="tp-controls">
@@ -65,7 +70,7 @@ export function TensorPanel({ settings, result, onChange }: Props) {
                 >
                   {WIDE.map((n) => (
                     <option key={n} value={n}>
-                      {n}
+                      {withCode(n)}
                     </option>
                   ))}
                 </select>
@@ -80,17 +85,19 @@ export function TensorPanel({ settings, result, onChange }: Props) {
       {settings.grad && noGrad && <p class="notice notice-info">A one-byte prompt has no loss, so there are no gradients: values are shown.</p>}
       {shown.length === 1 ? (
         <div class="tp-single">
-          <Heatmap tensor={shown[0]} labels={result.labels} title={`${what}${shown[0].name}`} cellWidth={shown[0].shape[1] > 128 ? 2 : 4} testId="heatmap" />
+          <Heatmap tensor={shown[0]} labels={result.labels} title={heading(shown[0])} cellWidth={shown[0].shape[1] > 128 ? 2 : 4} testId="heatmap" />
+          <ToNotice testId="tensor-notice">{tensorNotice(shown[0], result.labels)}</ToNotice>
           <Export t={shown[0]} result={result} />
         </div>
       ) : (
+        <>
         <div class="tp-compare" data-testid="compare-view">
           {shown.map((t, i) => (
             <div key={i} class="tp-compare-item">
               <Heatmap
                 tensor={t}
                 labels={result.labels}
-                title={i === 0 ? `A: ${what}${t.name}` : i === 1 ? `B: ${what}${t.name}` : `B − A`}
+                title={i === 0 ? `A: ${heading(t)}` : i === 1 ? `B: ${heading(t)}` : `B − A`}
                 cellWidth={2}
                 testId={i === 2 ? 'heatmap-diff' : 'heatmap'}
               />
@@ -98,6 +105,8 @@ export function TensorPanel({ settings, result, onChange }: Props) {
             </div>
           ))}
         </div>
+        <ToNotice testId="compare-notice">{compareNotice(shown[0], shown[1], shown[2], result.labels)}</ToNotice>
+        </>
       )}
     </div>
   );

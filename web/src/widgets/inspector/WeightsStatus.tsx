@@ -37,7 +37,7 @@ export function WeightsStatus() {
     );
   return (
     <p class="weights-ready" data-testid="weights-ready">
-      Weights: <code>glass-kjv.safetensors</code>, {mb(w.bytes)}, {w.info.parameters.toLocaleString('en')} parameters ({w.info.blocks}{' '}
+      Weights: the model trained on the King James Bible (<code>glass-kjv.safetensors</code>), {mb(w.bytes)}, {w.info.parameters.toLocaleString('en')} parameters ({w.info.blocks}{' '}
       blocks, d = {w.info.d}, {w.info.heads} heads, context {w.info.context} bytes), counted by the core.
     </p>
   );

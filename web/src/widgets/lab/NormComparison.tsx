@@ -1,9 +1,17 @@
 // RMSNorm beside LayerNorm for the same input (both from the core; LayerNorm
 // written from core ops in the worker: subtract the mean, divide by
-// √(variance + ε), multiply by γ; no β).
-import { fmt } from '../../app/format';
+// √(variance + ε), multiply by the same γ as the RMSNorm; β = 0).
+import { fmt, fmtVector } from '../../app/format';
 import type { LabResult } from '../../app/protocol';
+import { ToNotice } from '../ToNotice';
 import './NormComparison.css';
+
+/** "γ = 1" when every gain is 1, else the gains: read from the γ leaf of the core's recorded graph. */
+function gammaText(result: LabResult): string {
+  const g = result.graph.find((n) => n.op === 'leaf' && n.name === 'gamma')?.value;
+  if (g === undefined) return 'the same γ';
+  return g.every((v) => v === 1) ? 'γ = 1 (every gain 1)' : `the same γ = ${fmtVector(g, 4)}`;
+}
 
 const ROWS = 8;
 
@@ -16,9 +24,11 @@ export function NormComparison({ result, eps }: { result: LabResult; eps: number
     <section class="norm-comparison" aria-labelledby="norm-comparison-title" data-testid="norm-comparison">
       <h2 id="norm-comparison-title">RMSNorm beside LayerNorm</h2>
       <p class="norm-comparison-lead">
-        LayerNorm subtracts the mean μ = <span class="num" data-testid="ln-mean">{fmt(layerNorm.mean)}</span> first and
-        divides by √(variance + ε), variance = <span class="num" data-testid="ln-variance">{fmt(layerNorm.variance)}</span>.
-        RMSNorm does neither: it keeps the mean (output mean <span class="num">{fmt(result.outputMean)}</span>).
+        LayerNorm is γ ⊙ (x − μ) / √(σ² + ε) + β: it subtracts the mean μ ={' '}
+        <span class="num" data-testid="ln-mean">{fmt(layerNorm.mean)}</span> first and divides by √(σ² + ε), with the variance σ² ={' '}
+        <span class="num" data-testid="ln-variance">{fmt(layerNorm.variance)}</span>. Here both norms use{' '}
+        <span data-testid="cmp-gamma">{gammaText(result)}</span>, and LayerNorm's β = 0. RMSNorm is γ ⊙ x / √(mean(x²) + ε): no
+        μ, no β.
       </p>
       <table>
         <thead>
@@ -59,6 +69,10 @@ export function NormComparison({ result, eps }: { result: LabResult; eps: number
           The zero vector: {eps > 0 ? 'with ε > 0 both norms give 0 / √ε = 0.' : 'with ε = 0 both norms compute 0 / 0 = NaN.'}
         </p>
       )}
+      <ToNotice testId="cmp-notice">
+        the RMSNorm column keeps a mean of <span class="num">{fmt(result.outputMean)}</span>: RMSNorm does not centre its input. LayerNorm
+        subtracts μ first, so its x − μ sums to 0 (up to rounding).
+      </ToNotice>
     </section>
   );
 }

@@ -39,7 +39,7 @@ function notesFor(r: LabResult, s: LabSettings): Note[] {
     notes.push({
       id: 'overflow',
       title: 'Overflow in the mean of squares',
-      body: `Every input is finite, but their squares are not: they exceed the largest ${r.dtype} and become Infinity. So mean(x²) = Infinity, r = Infinity, and x / Infinity = 0: the output is all zeros instead of the direction of x. The formula is fine; the arithmetic is not. (Dividing by max |x| before squaring would avoid this; RMSNorm as written here, like the seed's code, does not.)`,
+      body: `Every input is finite, but their squares are not: they exceed the largest ${r.dtype} and become Infinity. So mean(x²) = Infinity, r = Infinity, and x / Infinity = 0: the output is all zeros instead of the direction of x. The formula is fine; the arithmetic is not. (Dividing by max |x| before squaring would avoid this; RMSNorm as the core writes it, square first, does not.)`,
     });
   }
   if (!inputAllZero && inputFinite && r.meanSquare === 0) {

@@ -3,6 +3,7 @@
 // the chosen scalar (sum of y, or one coordinate), its gradient.
 import type { GradTarget, GraphNodeView, LabResult } from '../../app/protocol';
 import { GraphChain } from './GraphChain';
+import { ToNotice } from '../ToNotice';
 import './RmsNormGraph.css';
 
 const OP_TEXT: Record<string, string> = {
@@ -49,6 +50,11 @@ export function RmsNormGraph({ result, onGrad }: { result: LabResult; onGrad: (g
         </select>
       </label>
       <GraphChain graph={graph} title={title} />
+      <ToNotice testId="rms-graph-notice">
+        the input is used twice, by square and by divide, so its gradient is the sum of what comes back along both paths. With
+        ε = 0, y does not change when the input is scaled, so that gradient has no component along the input itself; with ε &gt;
+        0 only a small one, as long as mean(x²) is far larger than ε.
+      </ToNotice>
     </section>
   );
 }

@@ -1,7 +1,8 @@
-// The seed lesson's example, computed live: RMSNorm(d=2, eps=1e-6) of [[3, 4]]
-// and of [[6, 8]], in float64 (the verified digits) and in float32.
+// The RMSNorm lesson's worked example, computed live: RMSNorm(d=2, eps=1e-6) of
+// [[3, 4]] and of [[6, 8]], in float64 (the verified digits) and in float32.
 import { fmtNumpyExp } from '../../app/format';
 import { seedError, seedRows } from '../../app/state';
+import { ToNotice } from '../ToNotice';
 import './SeedExample.css';
 
 const row = (xs: readonly number[], f: (v: number) => string) => `[[${xs.map(f).join(', ')}]]`;
@@ -11,7 +12,7 @@ export function SeedExample() {
   const error = seedError.value;
   return (
     <section class="seed-example" aria-labelledby="seed-example-title" data-testid="seed-example">
-      <h2 id="seed-example-title">The seed lesson’s example</h2>
+      <h2 id="seed-example-title">The worked example: [3, 4], then twice as long</h2>
       <p>
         <code>norm = RMSNorm(d=2, eps=1e-6)</code>, <code>a = norm([[3, 4]])</code>, <code>b = norm([[6, 8]])</code>:
         print <code>round(a, 6)</code> and <code>b − a</code>.
@@ -48,11 +49,11 @@ export function SeedExample() {
         </table>
         </div>
       )}
-      <p class="seed-example-why">
-        Doubling x divides the effective ε by 4, so b is close to a but not equal: in float64 the difference is the
-        effect of ε. In float32 that difference is smaller than the spacing of float32 numbers near 1 (about 1e-7), so
-        the float32 row shows rounding, not ε.
-      </p>
+      <ToNotice testId="seed-notice">
+        doubling x divides the effective ε by 4, so b is close to a but not equal: in float64 the difference is the effect
+        of ε. In float32 that difference is smaller than the spacing of float32 numbers near 1 (about 1e-7), so the float32
+        row shows rounding, not ε.
+      </ToNotice>
     </section>
   );
 }

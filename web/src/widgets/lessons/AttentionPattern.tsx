@@ -5,11 +5,23 @@
 import { useEffect, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { weights as weightsState } from '../../app/inspectorState';
+import { withCode } from '../../app/tensorNames';
+import type { AttentionPatternResult } from '../../lessons/attentionProtocol';
 import { useLessonOp } from '../../lessons/useLessonOp';
+import { ToNotice } from '../ToNotice';
 import { AttentionHeatmap } from './AttentionHeatmap';
 import './Attention.css';
 
 const DEFAULT_TEXT = 'In the beginning God created the heaven';
+
+/** What the map shows, read from the core's weights. */
+function notice(r: AttentionPatternResult, row: number): string {
+  const w = r.weights[row];
+  let best = 0;
+  for (let j = 1; j <= row; j++) if (w[j] > w[best]) best = j;
+  const above = r.maxAbove === 0 ? 'every weight above the diagonal is exactly 0 (no query sees a later byte)' : `the largest weight above the diagonal is ${fmt(r.maxAbove)}`;
+  return `${above}, and every row sums to 1${r.rowSumDev === 0 ? ' exactly' : ` up to ${fmt(r.rowSumDev, 3)}`}. Query ${row} “${r.labels[row]}” puts its largest weight, ${fmt(w[best], 4)}, on key ${best} “${r.labels[best]}”${best === row ? ', itself' : ''}.`;
+}
 
 export function AttentionPattern({ args }: { args: Record<string, string> }) {
   const [text, setText] = useState(args.text ?? DEFAULT_TEXT);
@@ -94,12 +106,13 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
               <dd class="num" data-testid="pattern-rowsum-dev">{fmt(r.rowSumDev, 3)}</dd>
             </div>
             <div>
-              <dt>rebuilt layer vs the model's blocks.{block}.attn: largest |difference|</dt>
+              <dt>rebuilt layer vs the model's own {withCode(`blocks.${block}.attn`)}: largest |difference|</dt>
               <dd class="num" data-testid="pattern-diff">
                 {fmt(r.maxDiff, 3)} <span class="attn-muted">(largest |value| {fmt(r.maxAbs, 3)})</span>
               </dd>
             </div>
           </dl>
+          {shownRow !== null && <ToNotice testId="pattern-notice">{notice(r, shownRow)}</ToNotice>}
         </div>
       )}
     </div>

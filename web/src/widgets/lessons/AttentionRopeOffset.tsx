@@ -4,8 +4,10 @@
 // offsets from the same query.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { RopeOffsetRow } from '../../lessons/attentionProtocol';
+import type { RopeOffsetResult, RopeOffsetRow } from '../../lessons/attentionProtocol';
 import { useLessonOp } from '../../lessons/useLessonOp';
+import { extremes } from '../inspector/inspectorNotices';
+import { ToNotice } from '../ToNotice';
 import './Attention.css';
 
 const field = (s: string) => (s.trim() === '' ? NaN : Number(s));
@@ -76,8 +78,20 @@ export function AttentionRopeOffset() {
               <Rows rows={r.offsets} testId="rope-offsets" mark={(x) => x.query - x.key === chosen.query - chosen.key} />
             </div>
           </div>
+          <ToNotice testId="rope-notice">{notice(r)}</ToNotice>
         </div>
       )}
     </div>
   );
+}
+
+/** The two tables' point, read from the core's dot products (smallest and largest of each). */
+function notice(r: RopeOffsetResult): string {
+  const span = (rows: RopeOffsetRow[]) => {
+    const e = extremes(rows.map((x) => x.dot))!;
+    if (e.min === e.max) return `exactly ${fmt(e.min, 12)} in every row`;
+    if (fmt(e.min, 12) === fmt(e.max, 12)) return `${fmt(e.min, 12)} in every row, to the 12 digits shown`;
+    return `between ${fmt(e.min, 12)} and ${fmt(e.max, 12)}`;
+  };
+  return `for the same offset the dot product is ${span(r.shifted)}: the same up to float64 rounding, wherever the pair sits. Other offsets give other values, ${span(r.offsets)}.`;
 }

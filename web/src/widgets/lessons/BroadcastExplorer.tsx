@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ask } from '../../lessons/lessonCore';
 import type { BroadcastResult } from '../../lessons/protocol';
+import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 
 /** "4, 1, 3" -> [4, 1, 3]; "" -> [] when empty is allowed (a scalar's shape); null if unreadable. */
@@ -24,6 +25,35 @@ const PRESETS: [string, string][] = [
   ['5, 128', '128'],
   ['3', '4'],
 ];
+
+/**
+ * Which axes of a and b the core's result stretched (size 1 or missing), or the
+ * axis that cannot match: read from the two shapes and the core's answer.
+ */
+function notice(a: number[], b: number[], result: number[] | null): string {
+  const width = Math.max(a.length, b.length);
+  const at = (s: number[], i: number) => (i < width - s.length ? null : s[i - (width - s.length)]); // null: missing
+  if (result === null) {
+    for (let i = width - 1; i >= 0; i--) {
+      const x = at(a, i);
+      const y = at(b, i);
+      if (x !== null && y !== null && x !== y && x !== 1 && y !== 1)
+        return `aligned from the right, axis ${i} has size ${x} in a and ${y} in b: they differ and neither is 1, so nothing can be stretched.`;
+    }
+    return 'the core refused these shapes.';
+  }
+  const stretched = (s: number[]) =>
+    result.flatMap((n, i) => {
+      const v = at(s, i);
+      return v === null || (v === 1 && n !== 1) ? [i] : [];
+    });
+  const sa = stretched(a);
+  const sb = stretched(b);
+  const say = (name: string, axes: number[]) => (axes.length === 0 ? '' : `${name} is read again along axis ${axes.join(', ')}`);
+  const parts = [say('a', sa), say('b', sb)].filter((p) => p !== '');
+  if (parts.length === 0) return 'the shapes are equal: nothing is stretched.';
+  return `${parts.join(' and ')} (size 1 or missing there): the stretch copies nothing.`;
+}
 
 export function BroadcastExplorer() {
   const [aText, setAText] = useState(PRESETS[0][0]);
@@ -100,6 +130,9 @@ export function BroadcastExplorer() {
             ? `The core's add gives shape (${result.shape.join(', ')}${result.shape.length === 1 ? ',' : ''}): ${result.numel.toLocaleString('en-US')} elements.`
             : ''}
       </p>
+      {a !== null && b !== null && (error !== null || result?.shape.length === Math.max(a.length, b.length)) && (
+        <ToNotice testId="bc-notice">{notice(a, b, error === null ? result!.shape : null)}</ToNotice>
+      )}
     </div>
   );
 }

@@ -6,7 +6,9 @@ import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { Heatmap } from '../inspector/Heatmap';
 import type { ByteTextResult } from '../../lessons/bytesProtocol';
+import { tensorName } from '../../app/tensorNames';
 import { useLessonOp } from '../../lessons/useLessonOp';
+import { ToNotice } from '../ToNotice';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
 
@@ -16,6 +18,19 @@ const PRESETS: [string, string][] = [
   ['Genesis', 'In the beginning God created the heaven and the earth.'],
   ['too long', 'é'.repeat(70)],
 ];
+
+/** What the byte list and the map show for this text: multi-byte characters and repeated bytes. */
+function notice(r: ByteTextResult): string {
+  const multi = r.chars.filter((c) => c.count > 1).length;
+  const where = new Map<number, number[]>();
+  for (const b of r.bytes) where.set(b.byte, [...(where.get(b.byte) ?? []), b.position]);
+  const repeated = [...where.entries()].find(([, ps]) => ps.length > 1);
+  const chars = `${multi} of the ${r.chars.length} characters take more than one byte.`;
+  if (repeated === undefined) return `${chars} No byte occurs twice here; type one twice and its two rows of the map will be identical.`;
+  const [byte, ps] = repeated;
+  const glyph = r.bytes[ps[0]].glyph;
+  return `${chars} Byte ${byte} (“${glyph}”) stands at positions ${ps.join(', ')}, and its rows of the map are identical: the table knows the byte, not where it stands.`;
+}
 
 export function ByteEmbeddings() {
   const [text, setText] = useState('Café 🙂');
@@ -67,16 +82,18 @@ export function ByteEmbeddings() {
           </ol>
           <p class="widget-note" data-testid="bytes-equal">
             Largest difference between <code>embedding(W, bytes)</code> and <code>oneHot(bytes) @ W</code>:{' '}
-            <span class="num" data-testid="bytes-onehot-gap">{fmt(r.oneHotGap)}</span>; between it and the model's <code>embed</code> snapshot:{' '}
+            <span class="num" data-testid="bytes-onehot-gap">{fmt(r.oneHotGap)}</span>; between it and the model's own {tensorName('embed').short} (
+            <code>embed</code>):{' '}
             <span class="num" data-testid="bytes-snapshot-gap">{fmt(r.snapshotGap)}</span>.
           </p>
           <Heatmap
             tensor={r.rows}
             labels={r.bytes.map((b) => b.glyph)}
-            title="rows of tok_emb.weight picked by the bytes"
+            title="rows of the embedding table (tok_emb.weight) picked by the bytes"
             cellWidth={4}
             testId="bytes-heatmap"
           />
+          <ToNotice testId="bytes-notice">{notice(r)}</ToNotice>
         </>
       )}
     </div>

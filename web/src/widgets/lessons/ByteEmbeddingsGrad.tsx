@@ -5,8 +5,24 @@ import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import type { EmbedGradResult } from '../../lessons/bytesProtocol';
 import { useLessonOp } from '../../lessons/useLessonOp';
+import { ToNotice } from '../ToNotice';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
+
+/** Which rows are zero here and why, and a byte used twice, read from the table. */
+function notice(r: EmbedGradResult): string {
+  const zero = r.rows.filter((row) => row.rowNorm === 0);
+  const absent = r.zeroRows - zero.length;
+  const twice = r.rows.find((row) => row.positions.length > 1 && row.rowNorm > 0);
+  const parts = [
+    zero.length > 0
+      ? `the row of “${zero.map((z) => z.glyph).join('”, “')}” is exactly 0 (highlighted)${zero.every((z) => z.positions.length === 1 && z.positions[0] === r.n - 1) ? ': it stands only at the last position, whose prediction the loss never uses, and nothing the loss uses depends on it' : ''}.`
+      : 'every byte of this text gets a nonzero row.',
+    `The other ${absent} zero rows belong to bytes that do not occur in the text.`,
+  ];
+  if (twice !== undefined) parts.push(`“${twice.glyph}” occurs at positions ${twice.positions.join(', ')}, so its row is the sum of those positions' gradients.`);
+  return parts.join(' ');
+}
 
 export function EmbeddingGrad() {
   const [text, setText] = useState('banana');
@@ -60,9 +76,9 @@ export function EmbeddingGrad() {
             </tbody>
           </table>
           <p class="widget-note">
-            The last column is the core's oneHot(bytes)ᵀ @ ∂loss/∂embed: each byte's row is the sum of its positions' gradients. A highlighted row is
-            zero: that byte occurs only at the last position, whose output the loss never uses.
+            The last column is the core's oneHot(bytes)ᵀ @ ∂loss/∂embed: each byte's row is the sum of its positions' gradients.
           </p>
+          <ToNotice testId="grad-bytes-notice">{notice(r)}</ToNotice>
         </>
       )}
     </div>

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import type { BytePairResult } from '../../lessons/bytesProtocol';
 import { useLessonOp } from '../../lessons/useLessonOp';
+import { ToNotice } from '../ToNotice';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
 
@@ -16,6 +17,13 @@ const PAIRS: [string, string][] = [
   ['0', '1'],
   [',', '.'],
 ];
+
+/** The cosine against chance (1/√d, from the core), and how short the nearest rows are. */
+function notice(r: BytePairResult): string {
+  const c = r.b.cosine;
+  const verdict = c > r.chance || c < -r.chance ? 'beyond that chance level' : 'within that chance level: random rows would do as much';
+  return `two random rows of the table have a cosine within about ±${fmt(r.chance, 2)} of 0 (1/√d). cos(W[${r.a.glyph}], W[${r.b.glyph}]) = ${fmt(c, 3)} is ${verdict}.`;
+}
 
 export function ByteSimilarity() {
   const [a, setA] = useState('a');
@@ -60,7 +68,7 @@ export function ByteSimilarity() {
               <span class="num">{fmt(r.normB, 4)}</span>
             </span>
           </div>
-          <p class="widget-lead">Rows closest in direction to W[{r.a.glyph}], out of all 256 (cosine, then the row's length):</p>
+          <p class="widget-lead">Rows closest in direction to W[{r.a.glyph}], out of the whole table (cosine, then the row's length):</p>
           <ol class="be-near" data-testid="pair-nearest">
             {r.nearest.map((n) => (
               <li key={n.byte}>
@@ -68,6 +76,7 @@ export function ByteSimilarity() {
               </li>
             ))}
           </ol>
+          <ToNotice testId="pair-notice">{notice(r)}</ToNotice>
         </>
       )}
     </div>

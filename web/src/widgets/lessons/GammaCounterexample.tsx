@@ -6,6 +6,7 @@ import { fmt } from '../../app/format';
 import { parseVector } from '../../app/labSettings';
 import { ask } from '../../lessons/lessonCore';
 import type { GammaRow } from '../../lessons/protocol';
+import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 
 const ROWS = [
@@ -13,6 +14,19 @@ const ROWS = [
   [0, 0, 3, 4],
   [1e-4, 2e-4, 0, 0],
 ];
+
+/** What the table shows for this γ, read from its own numbers. */
+function notice([r0, r1, r2]: GammaRow[]): string {
+  const norms =
+    r0.norm !== r1.norm
+      ? `rows 0 and 1 have the same energy, yet with this γ their outputs have different norms, ${fmt(r0.norm, 6)} and ${fmt(r1.norm, 6)}: γ reweights coordinates, so the norm depends on where the energy sits.`
+      : `with this γ rows 0 and 1 happen to get the same norm, ${fmt(r0.norm, 6)}; give the first two coordinates different gains from the last two and they part.`;
+  const small =
+    r2.onesMeanSquare < 1
+      ? ` Row 2 is so small that ε is not negligible: even with γ = ones its mean square is ${fmt(r2.onesMeanSquare, 6)}, short of 1.`
+      : '';
+  return norms + small;
+}
 
 export function GammaCounterexample() {
   const [gammaText, setGammaText] = useState('2, 0.5, 1, 1');
@@ -68,11 +82,7 @@ export function GammaCounterexample() {
           ))}
         </tbody>
       </table>
-      <p class="widget-note">
-        Rows 0 and 1 have the same energy, yet with a non-uniform γ their outputs have different norms: γ reweights
-        coordinates, so the norm depends on where the energy sits. Row 2 is so small that ε is not negligible: even with
-        γ = ones its mean square falls short of 1.
-      </p>
+      {rows !== null && rows.length === 3 && <ToNotice testId="gamma-notice">{notice(rows)}</ToNotice>}
     </div>
   );
 }

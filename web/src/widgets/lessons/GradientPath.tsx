@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { ask } from '../../lessons/lessonCore';
 import type { PathResult } from '../../lessons/protocol';
+import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 
 const MAPS: Record<string, { label: string; matrix: number[][] }> = {
@@ -13,6 +14,16 @@ const MAPS: Record<string, { label: string; matrix: number[][] }> = {
   minus: { label: 'minus the identity (F(x) = −s·x)', matrix: [[-1, 0], [0, -1]] },
   three: { label: 'a 3×3 map', matrix: [[0.2, -0.4, 0.1], [0.3, 0.1, -0.5], [-0.2, 0.6, 0.3]] },
 };
+
+/** What the table and the plot show for this map, read from the core's singular values. */
+function notice(r: PathResult, depth: number): string {
+  if (r.residual[r.residual.length - 1] < 1e-9)
+    return 'I + s·A is singular here: a direction of the gradient is cancelled completely, residual or not.';
+  const [max, min] = r.residualDepth[r.residualDepth.length - 1];
+  const [bmax] = r.branchDepth[r.branchDepth.length - 1];
+  const fate = (v: number) => (v > 1 ? 'grows' : v < 1 ? 'shrinks' : 'keeps its size');
+  return `after L = ${depth} layers, the gradient along the most stretched direction ${fate(max)} (σmax ${fmt(max, 5)}) and along the least stretched one ${fate(min)} (σmin ${fmt(min, 5)}); through the branches alone, σmax would be ${fmt(bmax, 5)}. A singular value of 1 passes a gradient through unchanged, and over many layers the product compounds.`;
+}
 
 export function GradientPath() {
   const [map, setMap] = useState('shear');
@@ -80,11 +91,7 @@ export function GradientPath() {
         </table>
       )}
       {r && <DepthPlot r={r} />}
-      <p class="widget-note">
-        {r && r.residual[r.residual.length - 1] < 1e-9
-          ? 'I + s·A is singular here: a direction of the gradient is cancelled completely, residual or not.'
-          : 'A singular value of 1 passes a gradient through unchanged; above 1 it grows, below 1 it shrinks — and over many layers the product compounds.'}
-      </p>
+      {r && <ToNotice testId="path-notice">{notice(r, depth)}</ToNotice>}
     </div>
   );
 }

@@ -1,32 +1,40 @@
 // A guided tour of the inspector: each stop is an address (view and selection
 // in the URL) that opens the inspector on the tensors to compare.
+import { useEffect } from 'preact/hooks';
+import { ensureWeights, weights } from '../../app/inspectorState';
+import { withCode } from '../../app/tensorNames';
 import { openAddress } from '../../lessons/route';
 import './lessonWidgets.css';
 
-const STOPS = [
+/** d: the width of the stream, vocab: the number of byte values, from the loaded model (symbols until it is loaded). */
+const stops = (d: string, vocab: string) => [
   {
-    title: 'Attention branch input vs the stream after it, block 1',
+    title: `${withCode('blocks.1.norm.attn')} against ${withCode('blocks.1.resid.attn')}`,
     query: '?view=inspector&tensor=blocks.1.resid.attn&compare=blocks.1.norm.attn,blocks.1.resid.attn',
-    look: 'Per-position RMS: the normalized input sits near |γ| in scale, the residual stream does not.',
+    look:
+      `Read the right-hand column of each map, the RMS of every position. RMSNorm₁ divided each row by its own r(x) and multiplied it by the learned γ: with γ = 1 and ε = 0 every row would have RMS exactly 1, i.e. it would lie on the sphere of radius √${d}. The stream H is never normalized, and its rows differ in size.`,
   },
   {
-    title: 'SwiGLU branch input vs the stream after it, block 1',
+    title: `${withCode('blocks.1.norm.ffn')} against ${withCode('blocks.1.resid.ffn')}`,
     query: '?view=inspector&tensor=blocks.1.resid.ffn&compare=blocks.1.norm.ffn,blocks.1.resid.ffn',
-    look: 'The same pair for the second addition of the block.',
+    look: 'The same pair for the second addition of the block: what the SwiGLU branch reads, and the stream after its output is added.',
   },
   {
-    title: 'The final norm, after the fourth block',
+    title: `The ${withCode('norm.final')}`,
     query: '?view=inspector&tensor=norm.final',
-    look: 'norm.final is not part of any block: it belongs to the output, just before the head.',
+    look: `It belongs to no block and is not part of the stream: it normalizes the last block’s output once more, just before the head turns each row into ${vocab} scores, one per possible next byte.`,
   },
   {
-    title: 'Gradients along the stream',
+    title: `The gradient of ${withCode('blocks.0.resid.attn')}`,
     query: '?view=inspector&tensor=blocks.0.resid.attn&of=grad',
-    look: 'Switch between value and gradient: each snapshot has both, shape (n, 128).',
+    look: `Switch between values and gradients: every tensor has both, of the same shape (n, ${d}). The last row of every gradient is exactly 0, because nothing the loss uses depends on the last byte.`,
   },
 ];
 
 export function InspectorTour() {
+  useEffect(() => void ensureWeights(), []);
+  const w = weights.value;
+  const STOPS = w.status === 'ready' ? stops(String(w.info.d), String(w.info.vocab)) : stops('d', 'V');
   return (
     <ol class="lesson-widget tour" data-testid="widget-inspector-tour">
       {STOPS.map((s) => (

@@ -3,10 +3,21 @@
 // next pulls down (negative). The values are the model's own backward pass.
 import { fmt } from '../../app/format';
 import type { NextByteLossResult } from '../../lessons/lossProtocol';
+import { ToNotice } from '../ToNotice';
 import './LossWidget.css';
 
 const W = 512;
 const H = 120;
+
+/** Which entries push up and which pull down, counted from the model's own gradient row. */
+function notice(r: NextByteLossResult): string {
+  const negative = r.gradRow.filter((g) => g < 0).length;
+  const positive = r.gradRow.filter((g) => g > 0).length;
+  const only = negative === 1 && r.gradRow[r.target.byte] < 0;
+  return only
+    ? `only “${r.target.label}”, the byte that came next, has a negative entry: raising its score would lower the loss. The other ${positive} entries are positive, each the probability the model wasted on that byte, divided by n − 1.`
+    : `${negative} entries are negative and ${positive} positive; the byte that came next, “${r.target.label}”, has ${fmt(r.target.grad, 4)}.`;
+}
 
 export function LogitsGradRow({ r }: { r: NextByteLossResult }) {
   const span = Math.max(...r.gradRow.map(Math.abs)) || 1;
@@ -40,6 +51,7 @@ export function LogitsGradRow({ r }: { r: NextByteLossResult }) {
         gradient: <span class="num" data-testid="grad-gap">{fmt(r.formulaGap, 3)}</span>. Last row (nothing to predict): norm{' '}
         <span class="num" data-testid="grad-last">{fmt(r.lastRowNorm, 3)}</span>.
       </figcaption>
+      <ToNotice testId="grad-row-notice">{notice(r)}</ToNotice>
     </figure>
   );
 }

@@ -6,6 +6,8 @@ import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { weights } from '../../app/inspectorState';
 import { useLessonOp } from '../../lessons/useLessonOp';
+import type { NextByteLossResult } from '../../lessons/lossProtocol';
+import { ToNotice } from '../ToNotice';
 import { LogitsGradRow } from './LogitsGradRow';
 import { LossStrip } from './LossStrip';
 import './LossWidget.css';
@@ -19,6 +21,25 @@ const PRESETS: [string, string][] = [
 
 /** "" -> null (the last prediction); a whole number as typed; anything else NaN, which the worker refuses. */
 const readPosition = (s: string): number | null => (s.trim() === '' ? null : /^\s*-?\d+\s*$/.test(s) ? Number(s) : NaN);
+
+/** 1 for the model's first guess, …; null when the actual next byte is not among the top guesses. */
+const rank = (r: NextByteLossResult): number | null => {
+  const i = r.top.findIndex((g) => g.byte === r.target.byte);
+  return i < 0 ? null : i + 1;
+};
+
+/** The strip's most surprising byte and how many bytes cost more than knowing nothing, read from the core's numbers. */
+function stripNotice(r: NextByteLossResult): string {
+  let worst = 0;
+  for (let t = 1; t < r.surprise.length; t++) if (r.surprise[t] > r.surprise[worst]) worst = t;
+  const above = r.surprise.filter((v) => v > r.uniform).length;
+  const label = r.bytes[worst + 1]?.label ?? '?';
+  const mean =
+    r.loss === r.modelLoss
+      ? 'The mean of the bars is exactly the loss the model reports.'
+      : `The mean of the bars, ${fmt(r.loss, 8)}, against the loss the model reports, ${fmt(r.modelLoss, 8)}.`;
+  return `the tallest bar is “${label}”, predicted at position ${worst} (−log p = ${fmt(r.surprise[worst], 4)} nats): the byte the model least expected. ${above === 0 ? 'No byte' : `${above} of the ${r.surprise.length} bytes`} cost${above <= 1 ? 's' : ''} more than knowing nothing (above the dashed line)${above > 0 ? ': there the model was confidently wrong' : ''}. ${mean}`;
+}
 
 export function NextByteLoss() {
   const [text, setText] = useState(PRESETS[0][1]);
@@ -84,6 +105,7 @@ export function NextByteLoss() {
           </dl>
           <p class="widget-note">−log p of each byte given the bytes before it (click a column to open that prediction; dashed line: ln 256):</p>
           <LossStrip r={r} onPick={(t) => setPositionText(String(t))} />
+          <ToNotice testId="loss-strip-notice">{stripNotice(r)}</ToNotice>
           <div class="widget-columns">
             <div>
               <p class="widget-lead" data-testid="loss-context">
@@ -118,9 +140,11 @@ export function NextByteLoss() {
                   )}
                 </tbody>
               </table>
-              <p class="widget-note" data-testid="loss-actual">
-                What really came next: “{r.target.label}”, p = {fmt(r.target.prob, 4)}, −log p = {fmt(r.surprise[r.position], 4)} nats (highlighted).
-              </p>
+              <ToNotice testId="loss-actual">
+                what really came next is “{r.target.label}”, p = {fmt(r.target.prob, 4)}, −log p = {fmt(r.surprise[r.position], 4)} nats
+                (highlighted):{' '}
+                {rank(r) === null ? `not among the model's top ${r.top.length} guesses.` : `the model's guess number ${rank(r)}.`}
+              </ToNotice>
             </div>
             <LogitsGradRow r={r} />
           </div>

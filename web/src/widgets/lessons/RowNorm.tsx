@@ -2,10 +2,12 @@
 // own r(x). Editing one row changes only that row's output; the rows whose
 // output changed at the last edit are marked. Computed by the core in the worker.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { weights } from '../../app/inspectorState';
 import { parseNumber } from '../../app/labSettings';
 import { ask } from '../../lessons/lessonCore';
 import type { RowsResult } from '../../lessons/protocol';
 import { fmt } from '../../app/format';
+import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 
 const START = [
@@ -47,10 +49,12 @@ export function RowNorm() {
     setRows(rows.map((r, a) => (a === i ? r.map((v, b) => (b === j ? p.value : v)) : r)));
   };
 
+  const w = weights.value;
   return (
     <div class="lesson-widget row-norm" data-testid="widget-row-norm">
       <p class="widget-lead">
-        Three positions, d = 4 (the model has d = 128). One RMSNorm call, ε = 1e-6, γ = ones. Edit any number.
+        Three positions, d = 4{w.status === 'ready' ? ` (the model's rows have d = ${w.info.d})` : ''}. One RMSNorm call, ε = 1e-6, γ = ones. Edit any
+        number.
       </p>
       <table>
         <thead>
@@ -81,11 +85,11 @@ export function RowNorm() {
         </tbody>
       </table>
       {error !== null && <p class="lesson-error" role="alert">{error}</p>}
-      <p class="widget-note">
+      <ToNotice testId="row-norm-notice">
         {changed.some(Boolean)
-          ? `Outputs that changed at your last edit: row ${changed.map((c, i) => (c ? i : -1)).filter((i) => i >= 0).join(', ')} (highlighted). The other rows did not move: the norm never looks across positions.`
-          : 'Change one number: only the output of its own row will move.'}
-      </p>
+          ? `outputs that changed at your last edit: row ${changed.map((c, i) => (c ? i : -1)).filter((i) => i >= 0).join(', ')} (highlighted). ${changed.every(Boolean) ? '' : 'The other rows did not move: the norm never looks across positions.'}`
+          : 'each row has its own r(x). Change one number and watch which rows of the output move.'}
+      </ToNotice>
     </div>
   );
 }

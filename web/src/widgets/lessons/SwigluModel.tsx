@@ -7,11 +7,21 @@ import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { weights } from '../../app/inspectorState';
 import type { ModelSwigluResult } from '../../lessons/swigluProtocol';
+import { withCode } from '../../app/tensorNames';
 import { useLessonOp } from '../../lessons/useLessonOp';
+import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 import './Swiglu.css';
 
 const LAST = 1_000_000; // a position past the end: the worker shows the last byte
+
+/** The strip's largest unit and what its gate does, read from the worker's ranking and counts. */
+function notice(r: ModelSwigluResult): string {
+  const t = r.top[0];
+  if (t === undefined) return 'no hidden unit to show.';
+  const role = t.silu <= -r.threshold ? 'a flip: its negative gate turns the up value around' : t.silu < r.threshold ? 'nearly blocked' : 'a pass: its gate lets the up value through, scaled';
+  return `the tallest bar is unit ${t.unit} (h = ${fmt(t.h, 4)}), ${role}. Of the ${r.hidden} units, ${r.counts.passed} pass, ${r.counts.blocked} block and ${r.counts.flipped} flip at this position.`;
+}
 
 export function SwigluModel() {
   const [text, setText] = useState('In the beginning God created the heaven and the earth.');
@@ -71,7 +81,7 @@ export function SwigluModel() {
         <div class={error !== null ? 'stale' : ''}>
           <dl class="sw-counts">
             <div>
-              <dt>negative gates (w_gate x &lt; 0)</dt>
+              <dt>negative gates (x W_gateᵀ &lt; 0)</dt>
               <dd data-testid="swiglu-negative">
                 {r.counts.negative} of {r.hidden}
               </dd>
@@ -90,20 +100,21 @@ export function SwigluModel() {
               <dd data-testid="swiglu-passed">{r.counts.passed}</dd>
             </div>
             <div>
-              <dt>‖ffn output‖ here</dt>
+              <dt>‖SwiGLU output‖ here</dt>
               <dd class="num">{fmt(r.outNorm, 5)}</dd>
             </div>
           </dl>
           <HiddenStrip r={r} />
+          <ToNotice testId="swiglu-notice">{notice(r)}</ToNotice>
           <table>
             <caption>The {r.top.length} largest hidden units at this position, by |h|</caption>
             <thead>
               <tr>
                 <th scope="col">unit j</th>
-                <th scope="col">gate (w_gate x)ⱼ</th>
+                <th scope="col">gate gⱼ = (x W_gateᵀ)ⱼ</th>
                 <th scope="col">silu(gate)</th>
-                <th scope="col">up (w_up x)ⱼ</th>
-                <th scope="col">h = silu·up</th>
+                <th scope="col">up uⱼ = (x W_upᵀ)ⱼ</th>
+                <th scope="col">h = silu(g)·u</th>
               </tr>
             </thead>
             <tbody data-testid="swiglu-top">
@@ -119,8 +130,9 @@ export function SwigluModel() {
             </tbody>
           </table>
           <p class="widget-note" data-testid="swiglu-check">
-            Recomputed here from blocks.{block}.norm.ffn and the three weights, against the model's own blocks.{block}.ffn at this position:
-            relative difference <span class="num" data-testid="swiglu-relerr">{fmt(r.relativeError, 3)}</span>.
+            Recomputed here from {withCode(`blocks.${block}.norm.ffn`)} and the three weights, against the model's own{' '}
+            {withCode(`blocks.${block}.ffn`)} at this position: relative difference{' '}
+            <span class="num" data-testid="swiglu-relerr">{fmt(r.relativeError, 3)}</span>.
           </p>
         </div>
       )}
@@ -156,7 +168,7 @@ function HiddenStrip({ r }: { r: ModelSwigluResult }) {
       ))}
       <text x={left} y={H - 2} class="sg-tick">unit 0</text>
       <text x={W - left} y={H - 2} class="sg-tick sg-end">unit {r.hidden - 1}</text>
-      <text x={W / 2} y={11} class="sg-legend">h = silu(w_gate x) ⊙ (w_up x), bar height ∝ √|h|, largest |h| = {fmt(top, 4)} · blue: gate ≥ 0 · orange: gate &lt; 0</text>
+      <text x={W / 2} y={11} class="sg-legend">h = silu(g) ⊙ u, bar height ∝ √|h|, largest |h| = {fmt(top, 4)} · blue: gate ≥ 0 · orange: gate &lt; 0</text>
     </svg>
   );
 }

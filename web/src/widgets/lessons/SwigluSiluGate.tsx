@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { ask } from '../../lessons/lessonCore';
 import type { SiluGateResult } from '../../lessons/swigluProtocol';
+import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 import './Swiglu.css';
 
@@ -104,15 +105,18 @@ export function SwigluSiluGate() {
           <SiluPlot r={r} z={z} />
         </div>
       )}
-      <p class="widget-note">
-        {r === null
-          ? 'Asking the core…'
-          : r.silu <= -0.05
-            ? 'A negative gate: silu(z) is below zero, so the hidden unit has the opposite sign of u (a flip), and it stays small: silu never goes below its minimum.'
+      {r === null ? (
+        <p class="widget-note">Asking the core…</p>
+      ) : (
+        <ToNotice testId="silu-notice">
+          {r.silu <= -0.05
+            ? 'a negative gate: silu(z) is below zero, so the hidden unit has the opposite sign of u (a flip), and it stays small: silu never goes below its minimum.'
             : r.silu < 0.05
               ? 'silu(z) is within 0.05 of zero: this unit (nearly) blocks its up value.'
-              : 'A positive gate: the up value passes, scaled by silu(z).'}
-      </p>
+              : 'a positive gate: the up value passes, scaled by silu(z).'}{' '}
+          On the plot, silu's lowest point (the dot, z = {fmt(r.minimum.z, 5)}) is where the orange slope crosses 0.
+        </ToNotice>
+      )}
     </div>
   );
 }

@@ -132,7 +132,8 @@ export function bytePair(glass: Glass, { a: aText, b: bText }: BytePairInput): B
       .sort((x, y) => cos[y] - cos[x])
       .slice(0, NEAREST)
       .map(entry);
-    return { a: entry(a), b: entry(b), normA: norm[a], normB: norm[b], nearest };
+    const chance = glass.scalar(w.shape[1], 'float64').pow(-0.5).item(); // 1/√d: the spread of cos between random rows
+    return { a: entry(a), b: entry(b), normA: norm[a], normB: norm[b], nearest, chance };
   });
 }
 

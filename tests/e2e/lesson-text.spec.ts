@@ -1,0 +1,80 @@
+// What a learner reads, on every step of every lesson: no text written for
+// developers (file paths, "seed lesson"), every plot and table with a line of
+// what to notice (inside the widget, or in the prose right under it for the
+// diagrams), and integers printed as integers in code cells.
+import { readdirSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { SHOTS, lessonCounts, openStep } from './lessonWalk';
+
+const DEVELOPER = [/\bweb\/src\b/i, /\bcpp\/glass\b/i, /\bseed lesson/i, /\bseed example\b/i, /\bthe seed['’]s\b/i, /\bDESIGN\.md\b/, /\b[\w-]+\.(tsx|cpp|md)\b/];
+/** Widgets without a plot or table of their own, or (the ε lab) reworked by another part of the same issue. */
+const NO_PLOT = new Set(['widget-inspector-tour', 'widget-references', 'widget-epsilon-lab']);
+/** Diagrams whose notice is the prose right under them. */
+const NOTICE_IN_PROSE = new Set(['widget-block-diagram', 'widget-autograd-graph']);
+
+const slugs = readdirSync('web/src/lessons').filter((f) => f.endsWith('.md')).map((f) => f.replace(/\.md$/, ''));
+
+for (const slug of slugs) {
+  test(`${slug}: every step speaks to learners and says what to notice under each plot and table`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const { steps } = lessonCounts(slug);
+    for (let step = 1; step <= steps; step++) {
+      await openStep(page, slug, step);
+      const lesson = page.getByTestId('lesson');
+      // the ε lab widget is reworked by another part of the issue (its reset button); the lead drops this exception on merge
+      const text = await lesson.evaluate((el) => {
+        const copy = el.cloneNode(true) as HTMLElement;
+        copy.querySelectorAll('[data-testid="widget-epsilon-lab"]').forEach((w) => w.remove());
+        return copy.textContent ?? '';
+      });
+      for (const re of DEVELOPER) expect(text.match(re)?.[0] ?? null, `${slug} step ${step}: ${re}`).toBeNull();
+      for (const widget of await lesson.locator('[data-testid^="widget-"]').all()) {
+        const id = (await widget.getAttribute('data-testid'))!;
+        if (NO_PLOT.has(id)) continue;
+        if (NOTICE_IN_PROSE.has(id)) {
+          // what comes right after the diagram starts with "Notice:"
+          await expect(page.locator(`[data-testid="${id}"] + *`).first(), `${slug} step ${step}: ${id}`).toContainText(/^\s*Notice:/);
+          continue;
+        }
+        await expect(widget.locator('.to-notice').first(), `${slug} step ${step}: ${id}`).toBeVisible({ timeout: 20_000 });
+      }
+    }
+  });
+}
+
+test('code cells print shapes, counts and byte values as integers, float tensors as numpy does', async ({ page }) => {
+  await openStep(page, 'tensors-autograd', 1);
+  const first = page.getByTestId('code-output').first();
+  await expect(first).not.toHaveText('Running…', { timeout: 20_000 });
+  await expect(first).toHaveText(/^\[2, 3\] float32 6\n/);
+  await openStep(page, 'bytes-embeddings', 3);
+  const out = page.getByTestId('code-output').first();
+  await expect(out).toContainText('bytes: [99, 114, 195, 169, 195, 169]', { timeout: 20_000 });
+  await expect(out).toContainText('ones in the one-hot matrix: 6');
+  await openStep(page, 'swiglu', 1);
+  await expect(page.getByTestId('code-output').first()).toContainText('weights: 147456', { timeout: 20_000 });
+  await expect(page.getByTestId('code-output').first()).not.toContainText('147456.');
+  await openStep(page, 'tensors-autograd', 3);
+  await expect(page.getByTestId('code-output').first()).toContainText('[[1., 4.],', { timeout: 20_000 }); // a float32 tensor stays float
+  await page.screenshot({ path: `${SHOTS}/lesson-text-integers.png`, fullPage: true });
+});
+
+test('the RMSNorm lesson: LayerNorm with its γ and β; the comparison says which γ and β it used; notices follow the numbers', async ({ page }) => {
+  await openStep(page, 'rmsnorm', 3);
+  await expect(page.getByTestId('lesson')).toContainText('multiplies by a learned gain');
+  await expect(page.getByTestId('cmp-gamma')).toHaveText('γ = 1 (every gain 1)');
+  await expect(page.getByTestId('widget-norm-compare')).toContainText("LayerNorm's β = 0");
+  await openStep(page, 'rmsnorm', 4);
+  const gamma = page.getByTestId('gamma-notice');
+  await expect(gamma).toContainText('their outputs have different norms');
+  await page.getByTestId('gamma-input').fill('1, 1, 1, 1');
+  await expect(gamma).toContainText('happen to get the same norm');
+  await openStep(page, 'rmsnorm', 6);
+  const bars = page.getByTestId('grad-bars');
+  await expect(bars.locator('li').last()).toContainText('final RMSNorm (not part of the stream)', { timeout: 20_000 });
+  await expect(bars.locator('li').nth(1)).toContainText('block 0, after attention +');
+  await expect(page.getByTestId('grad-bars-notice')).toContainText('the gradient reaching the embedding');
+  await openStep(page, 'rmsnorm', 7);
+  await expect(page.getByTestId('widget-inspector-tour')).toContainText('with γ = 1 and ε = 0 every row would have RMS exactly 1, i.e. it would lie on the sphere of radius √128', { timeout: 20_000 });
+  await expect(page.getByTestId('widget-inspector-tour')).not.toContainText('|γ|');
+});

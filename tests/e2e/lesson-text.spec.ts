@@ -7,8 +7,8 @@ import { expect, test } from '@playwright/test';
 import { SHOTS, lessonCounts, openStep } from './lessonWalk';
 
 const DEVELOPER = [/\bweb\/src\b/i, /\bcpp\/glass\b/i, /\bseed lesson/i, /\bseed example\b/i, /\bthe seed['’]s\b/i, /\bDESIGN\.md\b/, /\b[\w-]+\.(tsx|cpp|md)\b/];
-/** Widgets without a plot or table of their own, or (the ε lab) reworked by another part of the same issue. */
-const NO_PLOT = new Set(['widget-inspector-tour', 'widget-references', 'widget-epsilon-lab']);
+/** Widgets without a plot or table of their own. */
+const NO_PLOT = new Set(['widget-inspector-tour', 'widget-references']);
 /** Diagrams whose notice is the prose right under them. */
 const NOTICE_IN_PROSE = new Set(['widget-block-diagram', 'widget-autograd-graph']);
 
@@ -21,12 +21,7 @@ for (const slug of slugs) {
     for (let step = 1; step <= steps; step++) {
       await openStep(page, slug, step);
       const lesson = page.getByTestId('lesson');
-      // the ε lab widget is reworked by another part of the issue (its reset button); the lead drops this exception on merge
-      const text = await lesson.evaluate((el) => {
-        const copy = el.cloneNode(true) as HTMLElement;
-        copy.querySelectorAll('[data-testid="widget-epsilon-lab"]').forEach((w) => w.remove());
-        return copy.textContent ?? '';
-      });
+      const text = (await lesson.textContent()) ?? '';
       for (const re of DEVELOPER) expect(text.match(re)?.[0] ?? null, `${slug} step ${step}: ${re}`).toBeNull();
       for (const widget of await lesson.locator('[data-testid^="widget-"]').all()) {
         const id = (await widget.getAttribute('data-testid'))!;

@@ -5,6 +5,7 @@
 // separate bottom line marked "0", never on a spike towards -Infinity.
 import { fmt, fmtScale } from '../../app/format';
 import type { LabResult } from '../../app/protocol';
+import { ToNotice } from '../ToNotice';
 import { CrossoverText, CurveNotes, PlateauText } from './ScalePlotCaption';
 import './ScaleInvariancePlot.css';
 import './ScalePlotMarks.css';
@@ -150,10 +151,10 @@ export function ScaleInvariancePlot({ result, c }: { result: LabResult; c: numbe
           </>
         )}
       </p>
-      <p class="scale-plot-says" data-testid="plot-caption">
+      <ToNotice testId="plot-caption">
         <CrossoverText result={result} /> <PlateauText result={result} />
         <CurveNotes result={result} />
-      </p>
+      </ToNotice>
       {undefinedPoints > 0 && (
         <p class="scale-plot-note">
           {undefinedPoints} of {curve.c.length} points are NaN or Infinity (see the notes above) and are left out of the curve.

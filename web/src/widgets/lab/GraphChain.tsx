@@ -13,7 +13,8 @@ export function GraphChain({ graph, title }: { graph: readonly GraphNodeView[]; 
   const byId = new Map(graph.map((n) => [n.id, n]));
   const label = (id: number) => {
     const n = byId.get(id);
-    return n?.op === 'leaf' ? n.name : n?.op;
+    if (n === undefined) return '';
+    return n.op === 'leaf' ? n.name : title(n); // the learner's name of the op, not the core's (add_scalar)
   };
   return (
     <ol class="rms-graph-chain">

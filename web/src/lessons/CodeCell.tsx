@@ -1,6 +1,6 @@
 // A code cell: JavaScript against the core facade, run in the worker (never on
 // the page), printing with print(). The learner can edit and re-run it.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { TIME_LIMIT_ERROR } from '../app/coreClient';
 import type { ErrorData } from '../app/protocol';
 import { ask, modelReadyFor } from './lessonCore';
@@ -25,6 +25,26 @@ export function CodeCell({ code, channel }: { code: string; channel: string }) {
   };
   useEffect(() => run(code), [code]);
   const rows = Math.max(3, text.split('\n').length);
+  // The box grows to its code, wrapped lines included (`rows` counts only line
+  // breaks), so there is no inner scrollbar; again when a narrower screen re-wraps.
+  const source = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const el = source.current!;
+    const fit = () => {
+      el.style.height = 'auto';
+      el.style.height = `${el.scrollHeight + el.offsetHeight - el.clientHeight}px`;
+    };
+    fit();
+    let width = el.clientWidth;
+    const watch = new ResizeObserver(() => {
+      if (el.clientWidth !== width) {
+        width = el.clientWidth;
+        fit();
+      }
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [text]);
   return (
     <figure class="code-cell" data-testid="code-cell">
       <figcaption>
@@ -39,6 +59,7 @@ export function CodeCell({ code, channel }: { code: string; channel: string }) {
         )}
       </figcaption>
       <textarea
+        ref={source}
         class="code-cell-source"
         spellcheck={false}
         rows={rows}

@@ -2,10 +2,12 @@
 // (never HTML strings from content). Supported: paragraphs, ### headings, - and
 // 1. lists, > notes, ``` code, `code`, **bold**, *italic*, [links](...) (https:
 // or in-app ?… addresses only), $math$ and $$math$$ (KaTeX, trust off), and live
-// values {{ expr | format }} computed by the core.
+// values {{ expr | format }} computed by the core. Display math and code blocks
+// scroll sideways in their own box on a narrow screen.
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import type { ComponentChildren, JSX } from 'preact';
+import { ScrollBox } from '../app/ScrollBox';
 import { formatValue } from './format';
 import { LIVE_VALUE, splitLiveValue } from './parse';
 import type { ValueOutcome } from './protocol';
@@ -16,8 +18,12 @@ export type Values = Map<string, ValueOutcome> | null;
 function Math_({ tex, display }: { tex: string; display: boolean }) {
   // KaTeX escapes its input; with trust: false it emits no links, styles or HTML from the source.
   const html = katex.renderToString(tex, { displayMode: display, throwOnError: false, trust: false, strict: 'ignore', output: 'htmlAndMathml' });
-  const Tag = display ? 'div' : 'span';
-  return <Tag class={display ? 'md-math-display' : 'md-math'} dangerouslySetInnerHTML={{ __html: html }} />;
+  if (!display) return <span class="md-math" dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <ScrollBox label="Equation">
+      <div class="md-math-display" dangerouslySetInnerHTML={{ __html: html }} />
+    </ScrollBox>
+  );
 }
 
 function LiveValue({ inner, values }: { inner: string; values: Values }) {
@@ -110,7 +116,11 @@ export function Markdown({ text, values }: { text: string; values: Values }) {
       flush();
       const body: string[] = [];
       for (i++; i < lines.length && !lines[i].startsWith('```'); i++) body.push(lines[i]);
-      blocks.push(<pre class="md-pre">{body.join('\n')}</pre>);
+      blocks.push(
+        <ScrollBox label="Code" class="md-pre-box">
+          <pre class="md-pre">{body.join('\n')}</pre>
+        </ScrollBox>,
+      );
       i++;
     } else if (t.startsWith('### ')) {
       flush();

@@ -7,6 +7,7 @@
 // the weights and the latest result are in inspectorState.ts.
 import { useEffect } from 'preact/hooks';
 import { fmt } from '../format';
+import { ScrollBox } from '../ScrollBox';
 import { inspectBusy, inspectOutcome, startInspector, weights } from '../inspectorState';
 import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
 import { inspectorSettings } from '../state';
@@ -70,7 +71,9 @@ export function Inspector() {
           </div>
           <div class="card">
             <h2>The blocks</h2>
-            <BlockMap blocks={BLOCKS} selected={s.tensor} compare={s.compare} onSelect={open} />
+            <ScrollBox label="The blocks" class="inspector-blocks">
+              <BlockMap blocks={BLOCKS} selected={s.tensor} compare={s.compare} onSelect={open} />
+            </ScrollBox>
           </div>
           <div class="card" data-testid="tensor-card">
             <h2>{s.compare === null ? 'The open tensor' : 'Two tensors and their difference'}</h2>
@@ -79,9 +82,13 @@ export function Inspector() {
           <div class="card inspector-depth">
             <h2>The residual stream by depth, and the final RMSNorm</h2>
             <div class="inspector-depth-plots">
-              <ResidualDepthPlot names={result.depth.names} rms={result.depth.rms} labels={result.labels} title="RMS of each position" testId="depth-plot" />
+              <ScrollBox label="RMS of each position">
+                <ResidualDepthPlot names={result.depth.names} rms={result.depth.rms} labels={result.labels} title="RMS of each position" testId="depth-plot" />
+              </ScrollBox>
               {result.depth.gradRms !== null && (
-                <ResidualDepthPlot names={result.depth.names} rms={result.depth.gradRms} labels={result.labels} title="RMS of its gradient" grad testId="depth-grad-plot" />
+                <ScrollBox label="RMS of its gradient">
+                  <ResidualDepthPlot names={result.depth.names} rms={result.depth.gradRms} labels={result.labels} title="RMS of its gradient" grad testId="depth-grad-plot" />
+                </ScrollBox>
               )}
             </div>
           </div>

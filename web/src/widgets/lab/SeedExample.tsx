@@ -24,7 +24,7 @@ export function SeedExample() {
       )}
       {rows === null && error === null && <p>Computing…</p>}
       {rows !== null && (
-        <div class="seed-example-table">
+        <div class="seed-example-table" tabIndex={0} role="group" aria-labelledby="seed-example-title">
         <table>
           <thead>
             <tr>

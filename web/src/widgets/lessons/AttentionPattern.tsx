@@ -75,7 +75,7 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
           <div class="attn-layout">
             <AttentionHeatmap weights={r.weights} labels={r.labels} row={shownRow} onRow={setRow} />
             {shownRow !== null && (
-              <div class="attn-row" data-testid="pattern-row">
+              <div class="attn-row" data-testid="pattern-row" tabIndex={0} role="group" aria-label={`Query ${shownRow}: its weight on each key`}>
                 <p class="attn-row-title">
                   Query {shownRow} <span class="num">“{r.labels[shownRow]}”</span> spreads its weight over keys 0…{shownRow} (row sum{' '}
                   <span class="num" data-testid="pattern-row-sum">{fmt(r.rowSums[shownRow], 7)}</span>; bars scaled to the row's largest weight):

@@ -2,7 +2,11 @@
 // parameter counts the core counted in the loaded model.
 import { useEffect } from 'preact/hooks';
 import { ensureWeights, weights } from '../../app/inspectorState';
+import { ScrollBox } from '../../app/ScrollBox';
 import './lessonWidgets.css';
+
+/** The residual stream's line. */
+const STREAM = 58;
 
 const n = (v: number) => v.toLocaleString('en-US');
 
@@ -14,38 +18,61 @@ export function BlockDiagram() {
   const d = info?.d ?? 128;
   return (
     <div class="lesson-widget block-diagram" data-testid="widget-block-diagram">
-      <svg viewBox="0 0 760 200" role="img" aria-label="A pre-norm block: X plus attention of RMSNorm1 of X gives H; H plus SwiGLU of RMSNorm2 of H gives X prime">
-        <defs>
-          <marker id="bd-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto">
-            <path d="M0,0 L8,4 L0,8 z" fill="#1d2330" />
-          </marker>
-        </defs>
-        <line x1="20" y1="50" x2="730" y2="50" class="bd-stream" marker-end="url(#bd-arrow)" />
-        <text x="20" y="36" class="bd-label">X</text>
-        <text x="360" y="36" class="bd-label">H</text>
-        <text x="712" y="36" class="bd-label">X′</text>
-        <text x="20" y="24" class="bd-shape">(B, n, {d})</text>
-        <text x="346" y="24" class="bd-shape">(B, n, {d})</text>
-        <text x="660" y="24" class="bd-shape">(B, n, {d})</text>
-        {[
-          { x: 60, a: 'RMSNorm₁', b: 'Attention', plus: 300 },
-          { x: 400, a: 'RMSNorm₂', b: 'SwiGLU', plus: 640 },
-        ].map((s) => (
-          <g key={s.a}>
-            <path d={`M${s.x},50 V130 H${s.x + 20}`} class="bd-branch" />
-            <rect x={s.x + 20} y="112" width="90" height="36" rx="6" class="bd-norm" />
-            <text x={s.x + 65} y="135" class="bd-box">{s.a}</text>
-            <path d={`M${s.x + 110},130 H${s.x + 130}`} class="bd-branch" marker-end="url(#bd-arrow)" />
-            <rect x={s.x + 132} y="112" width="90" height="36" rx="6" class="bd-op" />
-            <text x={s.x + 177} y="135" class="bd-box">{s.b}</text>
-            <path d={`M${s.x + 222},130 H${s.plus} V62`} class="bd-branch" marker-end="url(#bd-arrow)" />
-            <circle cx={s.plus} cy="50" r="11" class="bd-plus" />
-            <text x={s.plus} y="55" class="bd-box">+</text>
-            <text x={s.x + 65} y="170" class="bd-shape">γ: ({d},)</text>
-            <text x={s.plus} y="86" class="bd-shape">adds 0 parameters</text>
-          </g>
-        ))}
-      </svg>
+      {/* Each name sits on its own line above its shape, clear of the stream, the
+          branches and the arrowhead; below its natural width the diagram scrolls in
+          its own box so the labels stay readable. */}
+      <ScrollBox label="Block diagram">
+        <svg viewBox="0 0 760 182" role="img" aria-label="A pre-norm block: X plus attention of RMSNorm1 of X gives H; H plus SwiGLU of RMSNorm2 of H gives X prime">
+          <defs>
+            <marker id="bd-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto">
+              <path d="M0,0 L8,4 L0,8 z" fill="#1d2330" />
+            </marker>
+          </defs>
+          <line x1="20" y1={STREAM} x2="752" y2={STREAM} class="bd-stream" marker-end="url(#bd-arrow)" />
+          {[
+            { x: 20, name: 'X' },
+            { x: 316, name: 'H' },
+            { x: 652, name: 'X′' },
+          ].map((s) => (
+            <g key={s.name}>
+              <text x={s.x} y={STREAM - 26} class="bd-label">
+                {s.name}
+              </text>
+              <text x={s.x} y={STREAM - 9} class="bd-shape">
+                (B, n, {d})
+              </text>
+            </g>
+          ))}
+          {[
+            { x: 60, a: 'RMSNorm₁', b: 'Attention', plus: 296 },
+            { x: 400, a: 'RMSNorm₂', b: 'SwiGLU', plus: 636 },
+          ].map((s) => (
+            <g key={s.a}>
+              <path d={`M${s.x},${STREAM} V130 H${s.x + 20}`} class="bd-branch" />
+              <rect x={s.x + 20} y="112" width="90" height="36" rx="6" class="bd-norm" />
+              <text x={s.x + 65} y="135" class="bd-box">
+                {s.a}
+              </text>
+              <path d={`M${s.x + 110},130 H${s.x + 130}`} class="bd-branch" marker-end="url(#bd-arrow)" />
+              <rect x={s.x + 132} y="112" width="90" height="36" rx="6" class="bd-op" />
+              <text x={s.x + 177} y="135" class="bd-box">
+                {s.b}
+              </text>
+              <path d={`M${s.x + 222},130 H${s.plus} V${STREAM + 12}`} class="bd-branch" marker-end="url(#bd-arrow)" />
+              <circle cx={s.plus} cy={STREAM} r="11" class="bd-plus" />
+              <text x={s.plus} y={STREAM + 5} class="bd-box">
+                +
+              </text>
+              <text x={s.x + 65} y="170" class="bd-shape bd-middle">
+                γ: ({d},)
+              </text>
+              <text x={s.plus - 8} y={STREAM + 30} class="bd-shape bd-end">
+                adds 0 parameters
+              </text>
+            </g>
+          ))}
+        </svg>
+      </ScrollBox>
       {info === null ? (
         <p data-testid="block-counts-pending">{w.status === 'failed' ? w.message : 'Loading the model to count its parameters…'}</p>
       ) : (

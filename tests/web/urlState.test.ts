@@ -12,13 +12,13 @@ describe('readUrl / writeUrl', () => {
     expect(writeUrl(state, '?tensor=blocks.0.attn')).toContain('tensor=blocks.0.attn');
   });
 
-  it('an empty address gives the defaults and no problems', () => {
-    expect(readUrl('')).toEqual({ state: { view: 'lab', lab: DEFAULT_LAB }, problems: [] });
+  it('an empty address gives the defaults (the start page) and no problems', () => {
+    expect(readUrl('')).toEqual({ state: { view: 'start', lab: DEFAULT_LAB }, problems: [] });
   });
 
   it('corrupted keys each get a message and their default', () => {
     const r = readUrl('?view=nope&x=3,abc&eps=-1&c=1e9&dtype=float16&grad=7');
-    expect(r.state).toEqual({ view: 'lab', lab: DEFAULT_LAB });
+    expect(r.state).toEqual({ view: 'start', lab: DEFAULT_LAB });
     expect(r.problems).toHaveLength(6);
     expect(r.problems.join('\n')).toMatch(/'abc' is not a number/);
   });

@@ -39,6 +39,8 @@ Tensor sigmoid(const Tensor& x);
 Tensor silu(const Tensor& x);
 Tensor tanh(const Tensor& x);
 Tensor relu(const Tensor& x);
+// |x|; the gradient at exactly 0 is taken as 0.
+Tensor abs(const Tensor& x);
 
 // ---- reductions ----
 Tensor sum(const Tensor& x);  // over all elements: shape ()

@@ -59,6 +59,11 @@ export abstract class TensorOps<T extends Operand> extends TrackedHandle<RawTens
     return this.make((x) => this.ctx.raw.relu(x));
   }
 
+  /** |x| elementwise (gradient sign(x), 0 at 0). */
+  abs(): T {
+    return this.make((x) => this.ctx.raw.abs(x));
+  }
+
   /** Sums down to `shape` (undoes broadcasting). */
   sumTo(shape: readonly number[]): T {
     return this.make((x) => this.ctx.raw.sumTo(x, shape));

@@ -25,6 +25,8 @@ export interface RawOps<T> {
   silu(x: T): T;
   tanh(x: T): T;
   relu(x: T): T;
+  /** |x| elementwise (gradient sign(x), 0 at 0). */
+  abs(x: T): T;
   sum(x: T): T;
   sumAxis(x: T, axis: number, keepdim: boolean): T;
   mean(x: T): T;

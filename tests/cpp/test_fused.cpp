@@ -7,6 +7,7 @@
 // kernel's rule against finite differences; here two rules must agree.)
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>

@@ -4,7 +4,9 @@
 // take several. Every one equals a composition of primitives, given below, in
 // values and in gradients (tests/cpp/test_fused.cpp checks each in float64 on
 // several shapes); it exists for speed, or to skip work a mask throws away.
-// Each carries a backward rule of its own, next to its forward in fused/*.cpp.
+// Each carries a backward rule of its own, next to its forward in fused/*.cpp
+// (causal_softmax's passes are softmax's, in ops_softmax.cpp, told where each
+// row ends). JavaScript calls them through the op table (op_table.inc).
 //
 // Letters: n positions, d (or k) width, V classes; "..." any leading axes.
 #include <cstdint>

@@ -1,4 +1,6 @@
-// Embind bindings for the GlassLLM core: thin marshalling only.
+// Embind bindings for the GlassLLM core: thin marshalling only. The ops
+// themselves are registered from the op table (op_bindings.cpp); here is the
+// rest: the Tensor class, construction, autograd, RMSNorm.
 //
 // Every entry point goes through guard<&f> (marshal.h), so a glass::Error (or
 // any std::exception) reaches JS as an `Error` with the core's message.
@@ -83,33 +85,6 @@ Tensor clone_of(const Tensor& t) { return t.clone(); }
 Tensor to_dtype(const Tensor& t, std::string dtype) { return t.to(dtype_from(dtype)); }
 std::string describe_tensor(const Tensor& t) { return describe(t); }
 
-// ---- ops whose arguments need marshalling ----
-Tensor sub_scalar(const Tensor& a, double s) { return a - s; }
-Tensor div_scalar(const Tensor& a, double s) { return a / s; }
-Tensor sum_axis(const Tensor& x, int axis, bool keepdim) { return sum(x, axis, keepdim); }
-Tensor mean_axis(const Tensor& x, int axis, bool keepdim) { return mean(x, axis, keepdim); }
-Tensor max_axis(const Tensor& x, int axis, bool keepdim) { return max(x, axis, keepdim); }
-Tensor sum_to_shape(const Tensor& x, val shape) { return sum_to(x, int64s_from("sum_to shape", shape)); }
-Tensor reshape_to(const Tensor& x, val shape) { return reshape(x, int64s_from("reshape shape", shape)); }
-Tensor broadcast_to_shape(const Tensor& x, val shape) {
-  return broadcast_to(x, int64s_from("broadcast_to shape", shape));
-}
-Tensor permute_axes(const Tensor& x, val axes) { return permute(x, ints_from("permute axes", axes)); }
-Tensor slice_axis(const Tensor& x, int axis, double start, double stop) {
-  return slice(x, axis, whole_from("slice start", start), whole_from("slice stop", stop));
-}
-Tensor concat_all(val xs, int axis) { return concat(tensors_from(xs), axis); }
-Tensor embedding_of(const Tensor& weight, val ids, val ids_shape) {
-  return embedding(weight, ids_from("embedding ids", ids), int64s_from("embedding ids shape", ids_shape));
-}
-Tensor one_hot_of(val ids, val ids_shape, double classes, std::string dtype) {
-  return one_hot(ids_from("one_hot ids", ids), int64s_from("one_hot ids shape", ids_shape),
-                 whole_from("one_hot classes", classes), dtype_from(dtype));
-}
-Tensor cross_entropy_of(const Tensor& logits, val targets) {
-  return cross_entropy(logits, ids_from("cross_entropy targets", targets));
-}
-
 // ---- autograd ----
 bool is_grad_enabled() { return grad_enabled(); }
 NoGradGuard* make_no_grad() { return new NoGradGuard(); }
@@ -151,10 +126,6 @@ void rmsnorm_set_gamma(RMSNorm& norm, const Tensor& gamma) { norm.set_gamma(gamm
 // A deliberate wasm trap (RuntimeError: unreachable), for testing that the app
 // restarts a dead worker. Never called by the app itself.
 void debug_trap() { __builtin_trap(); }
-
-using Unary = Tensor (*)(const Tensor&);
-using Binary = Tensor (*)(const Tensor&, const Tensor&);
-using WithScalar = Tensor (*)(const Tensor&, double);
 
 }  // namespace
 }  // namespace glass::wasm
@@ -212,58 +183,6 @@ EMSCRIPTEN_BINDINGS(glass_core) {
   em::function("full", guard<&full>);
   em::function("randn", guard<&randn>);
   em::function("uniform", guard<&uniform>);
-
-  // elementwise, binary (broadcasting)
-  em::function("add", guard<static_cast<Binary>(&glass::add)>);
-  em::function("sub", guard<static_cast<Binary>(&glass::sub)>);
-  em::function("mul", guard<static_cast<Binary>(&glass::mul)>);
-  em::function("div", guard<static_cast<Binary>(&glass::div)>);
-  em::function("addScalar", guard<static_cast<WithScalar>(&glass::add)>);
-  em::function("subScalar", guard<&sub_scalar>);
-  em::function("mulScalar", guard<static_cast<WithScalar>(&glass::mul)>);
-  em::function("divScalar", guard<&div_scalar>);
-
-  // elementwise, unary
-  em::function("neg", guard<static_cast<Unary>(&glass::neg)>);
-  em::function("pow", guard<static_cast<WithScalar>(&glass::pow)>);
-  em::function("square", guard<static_cast<Unary>(&glass::square)>);
-  em::function("sqrt", guard<static_cast<Unary>(&glass::sqrt)>);
-  em::function("exp", guard<static_cast<Unary>(&glass::exp)>);
-  em::function("log", guard<static_cast<Unary>(&glass::log)>);
-  em::function("sigmoid", guard<static_cast<Unary>(&glass::sigmoid)>);
-  em::function("silu", guard<static_cast<Unary>(&glass::silu)>);
-  em::function("tanh", guard<static_cast<Unary>(&glass::tanh)>);
-  em::function("relu", guard<static_cast<Unary>(&glass::relu)>);
-
-  // reductions
-  em::function("sum", guard<static_cast<Unary>(&glass::sum)>);
-  em::function("sumAxis", guard<&sum_axis>);
-  em::function("mean", guard<static_cast<Unary>(&glass::mean)>);
-  em::function("meanAxis", guard<&mean_axis>);
-  em::function("max", guard<static_cast<Unary>(&glass::max)>);
-  em::function("maxAxis", guard<&max_axis>);
-  em::function("sumTo", guard<&sum_to_shape>);
-
-  // matmul and shape
-  em::function("matmul", guard<static_cast<Binary>(&glass::matmul)>);
-  em::function("reshape", guard<&reshape_to>);
-  em::function("permute", guard<&permute_axes>);
-  em::function("transpose", guard<static_cast<Tensor (*)(const Tensor&, int, int)>(&glass::transpose)>);
-  em::function("slice", guard<&slice_axis>);
-  em::function("concat", guard<&concat_all>);
-  em::function("broadcastTo", guard<&broadcast_to_shape>);
-
-  // selection
-  em::function("where", guard<static_cast<Tensor (*)(const Tensor&, const Tensor&, const Tensor&)>(&glass::where)>);
-  em::function("maskedFill",
-               guard<static_cast<Tensor (*)(const Tensor&, const Tensor&, double)>(&glass::masked_fill)>);
-  em::function("embedding", guard<&embedding_of>);
-  em::function("oneHot", guard<&one_hot_of>);
-
-  // composed
-  em::function("softmax", guard<static_cast<Tensor (*)(const Tensor&, int)>(&glass::softmax)>);
-  em::function("logSoftmax", guard<static_cast<Tensor (*)(const Tensor&, int)>(&glass::log_softmax)>);
-  em::function("crossEntropy", guard<&cross_entropy_of>);
 
   // autograd inspection
   em::function("traceGraph", guard<&trace>);

@@ -91,6 +91,7 @@ TEST(Gradcheck, UnaryOpsRandom) {
       {"silu", [](const Tensor& x) { return silu(x); }, -4, 4, false},
       {"tanh", [](const Tensor& x) { return tanh(x); }, -2, 2, false},
       {"relu", [](const Tensor& x) { return relu(x); }, 0, 0, true},
+      {"abs", [](const Tensor& x) { return abs(x); }, 0, 0, true},
       {"pow 2", [](const Tensor& x) { return pow(x, 2); }, -2, 2, false},
       {"pow 3", [](const Tensor& x) { return pow(x, 3); }, -2, 2, false},
       {"pow 0.5", [](const Tensor& x) { return pow(x, 0.5); }, 0.2, 3, false},

@@ -81,6 +81,17 @@ TEST(OpsForward, SigmoidSiluTanhRelu) {
   EXPECT_TENSOR(silu(big32), (Shape{2}), {0, 1000});
 }
 
+TEST(OpsForward, Abs) {
+  EXPECT_TENSOR(abs(Tensor::of({-1.5, 0, 2, -0.0, -kInf}, DType::f64)), (Shape{5}), {1.5, 0, 2, 0, kInf});
+  EXPECT_TENSOR(abs(Tensor::of({{-1, 2}, {3, -4}})), (Shape{2, 2}), {1, 2, 3, 4});
+  EXPECT_EQ(abs(Tensor::of({-1})).dtype(), DType::f32);
+  EXPECT_TENSOR(abs(transpose(Tensor::of({{-1, 2}, {3, -4}}, DType::f64))), (Shape{2, 2}), {1, 3, 2, 4});
+  // the gradient is sign(x), and 0 at exactly 0
+  Tensor x = Tensor::of({-2, 0, 3}, DType::f64).set_requires_grad();
+  sum(abs(x)).backward();
+  EXPECT_TENSOR(x.grad(), (Shape{3}), {-1, 0, 1});
+}
+
 TEST(OpsForward, UnaryKeepsDTypeAndHandlesViews) {
   Tensor x = Tensor::of({{1, 2}, {3, 4}});
   EXPECT_EQ(exp(x).dtype(), DType::f32);

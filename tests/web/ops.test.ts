@@ -95,6 +95,10 @@ describe('ops', () => {
       expectClose(x.silu(), [-1, 0.5, 2].map((v) => v * sig(v)), [3], 1e-15);
       expectClose(x.tanh(), [-1, 0.5, 2].map(Math.tanh), [3], 1e-15);
       expectClose(x.relu(), [0, 0.5, 2], [3]);
+      expectClose(x.abs(), [1, 0.5, 2], [3]);
+      const y = f64([-2, 0, 3], true);
+      y.abs().sum().backward();
+      expectClose(y.grad!, [-1, 0, 1], [3]); // sign(y), 0 at 0
     });
   });
 

@@ -1,7 +1,14 @@
 #pragma once
-// Every op on Tensors. Primitives (in ops_*.cpp) carry a backward rule next to
-// their forward; composed ops (cross_entropy, and in nn/ RMSNorm and RoPE)
-// are written from primitives and need none.
+// Every op on Tensors, in three kinds:
+//   primitives (here, in ops_*.cpp): each carries a backward rule next to its
+//     forward; tests/cpp/test_gradcheck.cpp checks every rule against finite
+//     differences in float64.
+//   fused kernels (fused/fused.h, included at the end): one pass for what a
+//     composition of primitives computes, with a rule of their own; each
+//     names its composition, and tests/cpp/test_fused.cpp checks both agree.
+//   composed ops (cross_entropy below; RMSNorm and RoPE in nn/): written from
+//     the other two, no backward rule of their own.
+// The ops JavaScript can call are listed once in op_table.inc.
 //
 // Binary ops broadcast like numpy. Mixing float32 and float64 in one op is an
 // error: cast explicitly with Tensor::to. Scalars take the tensor's dtype.
@@ -12,8 +19,6 @@
 #include "glass/tensor/tensor.h"
 
 namespace glass {
-
-class PackedWeight;
 
 // ---- elementwise, binary (broadcasting) ----
 Tensor add(const Tensor& a, const Tensor& b);
@@ -34,6 +39,8 @@ Tensor sigmoid(const Tensor& x);
 Tensor silu(const Tensor& x);
 Tensor tanh(const Tensor& x);
 Tensor relu(const Tensor& x);
+// |x|; the gradient at exactly 0 is taken as 0.
+Tensor abs(const Tensor& x);
 
 // ---- reductions ----
 Tensor sum(const Tensor& x);  // over all elements: shape ()
@@ -49,18 +56,6 @@ Tensor sum_to(const Tensor& x, const Shape& shape);
 // ---- matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast;
 // a 1-d operand is treated as a row (left) or column (right) and that axis dropped.
 Tensor matmul(const Tensor& a, const Tensor& b);
-// x (..., in) @ W^T for W (out, in): the numbers of matmul(x, transpose(weight)),
-// with W^T's packing kept in `packed` between calls (float32; other dtypes
-// multiply the usual way), recorded as one node whose backward writes dW as
-// (out, in) directly.
-Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed);
-
-// ---- causal attention products: row i of an (..., n, n) matrix sees columns 0..i.
-// Equal (up to rounding) to masking the full product, without computing the masked half.
-// q, k (..., n, d) -> (..., n, n): q @ k^T on and below the diagonal, 0 above.
-Tensor causal_scores(const Tensor& q, const Tensor& k);
-// w (..., n, n), v (..., n, d) -> (..., n, d): w @ v with w's entries above the diagonal taken as 0.
-Tensor causal_mix(const Tensor& w, const Tensor& v);
 
 // ---- shape ----
 Tensor reshape(const Tensor& x, const Shape& shape);  // one size may be -1
@@ -70,10 +65,6 @@ Tensor transpose(const Tensor& x, int axis0 = -2, int axis1 = -1);
 Tensor slice(const Tensor& x, int axis, int64_t start, int64_t stop);
 Tensor concat(const std::vector<Tensor>& xs, int axis);
 Tensor broadcast_to(const Tensor& x, const Shape& shape);
-// RoPE's rotate_half along the last axis (even size k): [x1, x2] -> [-x2, x1]
-// with x1 = x[..., :k/2], x2 = x[..., k/2:]. The same as
-// concat({neg(slice(x, -1, k/2, k)), slice(x, -1, 0, k/2)}, -1), in one pass.
-Tensor rotate_half(const Tensor& x);
 
 // ---- selection ----
 // cond is nonzero where a is taken; cond, a and b broadcast together.
@@ -85,19 +76,17 @@ Tensor embedding(const Tensor& weight, std::span<const int32_t> ids, const Shape
 // (ids_shape + (classes,)) of 0/1, no history.
 Tensor one_hot(std::span<const int32_t> ids, const Shape& ids_shape, int64_t classes, DType dtype = DType::f32);
 
-// x (..., V) -> (...): x[..., ids[i]] at each position i (one id per
-// position, numel(x) / V of them, each in [0, V)). Backward scatters.
-Tensor pick(const Tensor& x, std::span<const int32_t> ids);
+// ---- softmax: primitives with backward rules of their own (ops_softmax.cpp),
+// one pass each way instead of the ~20 of max, sub, exp, sum and div they equal.
+// y = exp(x - max) / sum(exp(x - max)) along `axis`; backward dx = y * (g - sum(g * y)).
+Tensor softmax(const Tensor& x, int axis = -1);
+// y = x - max - log(sum(exp(x - max))) along `axis`; backward dx = g - exp(y) * sum(g).
+Tensor log_softmax(const Tensor& x, int axis = -1);
 
 // ---- composed (no backward rule of their own) ----
-Tensor softmax(const Tensor& x, int axis = -1);
-Tensor log_softmax(const Tensor& x, int axis = -1);
-// softmax over the last axis of (..., n, n) scores where row i sees columns
-// 0..i only; equals softmax(masked_fill(scores, above-diagonal, -inf)), with
-// exact zeros above the diagonal, at about half the work.
-Tensor causal_softmax(const Tensor& scores);
 // Mean over positions of -log softmax(logits)[target]; logits (..., V),
 // targets one per position (numel(logits) / V of them), each in [0, V).
+// = mean(pick(log_softmax(logits, -1), targets)) * -1 (ops_composed.cpp).
 Tensor cross_entropy(const Tensor& logits, std::span<const int32_t> targets);
 
 // ---- operators ----
@@ -113,3 +102,5 @@ inline Tensor operator/(const Tensor& a, double s) { return mul(a, 1.0 / s); }
 inline Tensor operator*(double s, const Tensor& a) { return mul(a, s); }
 
 }  // namespace glass
+
+#include "glass/tensor/fused/fused.h"

@@ -1,5 +1,5 @@
-// Ops composed from primitives. They have no backward rule of their own:
-// autograd differentiates the primitives they are made of.
+// Ops composed from primitives and fused kernels. They have no backward rule
+// of their own: autograd differentiates what they are made of.
 // (softmax and log_softmax are primitives, in ops_softmax.cpp: attention runs
 // them on (B, h, n, n) scores, where one fused pass matters.)
 #include <string>

@@ -220,4 +220,12 @@ Tensor relu(const Tensor& x) {
   });
 }
 
+Tensor abs(const Tensor& x) {
+  Tensor out = unary_map(x, [](auto v) { return std::abs(v); });
+  // d|x| = sign(x), taken as 0 at exactly 0 (as relu's kink is)
+  return record(out, "abs", {x}, [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) {
+    d[0] = binary_map("abs backward", dout, x, [](auto g, auto v) { return v > 0 ? g : v < 0 ? -g : decltype(g)(0); });
+  });
+}
+
 }  // namespace glass

@@ -7,7 +7,6 @@
 #include "glass/tensor/error.h"
 #include "glass/tensor/gemm.h"
 #include "glass/tensor/ops.h"
-#include "glass/tensor/packed_weight.h"
 #include "glass/tensor/strided.h"
 
 namespace glass {
@@ -103,37 +102,6 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
       d[1] = sum_to(matmul(transpose(a), dout), b.shape());
     }
   });
-}
-
-Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed) {
-  if (weight.ndim() != 2)
-    throw Error("linear: the weight must be (out, in), got shape " + to_string(weight.shape()));
-  Tensor out;  // (..., out)
-  {
-    NoGradGuard values_only;  // linear records one node of its own below
-    const bool fits = x.dtype() == weight.dtype() && x.ndim() >= 2 && x.shape().back() == weight.shape()[1];
-    const kernels::PackedB<float>* pb = fits ? packed.transposed(weight) : nullptr;
-    if (pb == nullptr) {
-      out = matmul(x, transpose(weight));  // float64, or a shape matmul explains
-    } else {
-      // (..., in) -> (rows, in): the batch axes fold into rows, as in matmul
-      const Tensor a = detail::contiguous_values(x);
-      Shape out_shape = x.shape();
-      out_shape.back() = pb->n;
-      out = empty_like_shape(out_shape, x.dtype());
-      kernels::gemm_packed<float>(a.numel() / pb->k, a.data<float>(), pb->k, 1, *pb, out.mutable_data<float>(),
-                                  pb->n, false);
-    }
-  }
-  return record(out, "linear", {x, weight},
-                [x = x.detach(), w = weight.detach(), need_x = x.requires_grad(), need_w = weight.requires_grad()](
-                    std::vector<Tensor>& d, const Tensor& dout) {
-                  // dx = dout W; dW = dout^T x over all rows, computed as (out, in) directly
-                  // (as the transpose of x^T dout it would be a strided copy to store)
-                  if (need_x) d[0] = matmul(dout, w);  // (..., in)
-                  if (need_w)
-                    d[1] = matmul(transpose(reshape(dout, {-1, w.shape()[0]})), reshape(x, {-1, w.shape()[1]}));  // (out, in)
-                });
 }
 
 }  // namespace glass

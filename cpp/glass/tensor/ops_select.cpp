@@ -1,9 +1,11 @@
 // Selection: where / masked_fill (the causal mask), embedding (a gather of
-// rows, whose backward scatter-adds), one_hot (a constant).
+// rows, whose backward scatter-adds), one_hot (a constant). pick, the
+// gather of one class per position, is fused (fused/pick.cpp).
 #include <string>
 
 #include "glass/tensor/autograd.h"
 #include "glass/tensor/error.h"
+#include "glass/tensor/ids.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/strided.h"
 
@@ -35,7 +37,10 @@ Tensor select(const Tensor& cond, const Tensor& a, const Tensor& b) {
   return out;
 }
 
-// `what` names the thing indexed, e.g. "rows of weight (4, 2)".
+}  // namespace
+
+namespace detail {
+
 void check_ids(const char* op, std::span<const int32_t> ids, const Shape& ids_shape, int64_t limit, const std::string& what) {
   check_shape(op, ids_shape);
   if (static_cast<int64_t>(ids.size()) != numel(ids_shape))
@@ -47,7 +52,7 @@ void check_ids(const char* op, std::span<const int32_t> ids, const Shape& ids_sh
                   std::to_string(limit - 1) + ")");
 }
 
-}  // namespace
+}  // namespace detail
 
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype())
@@ -74,7 +79,7 @@ Tensor embedding(const Tensor& weight, std::span<const int32_t> ids, const Shape
   if (weight.ndim() != 2)
     throw Error("embedding: weight must be 2-d (vocabulary, width), got shape " + to_string(weight.shape()));
   const int64_t vocab = weight.shape()[0], width = weight.shape()[1];
-  check_ids("embedding", ids, ids_shape, vocab, "rows of weight " + to_string(weight.shape()));
+  detail::check_ids("embedding", ids, ids_shape, vocab, "rows of weight " + to_string(weight.shape()));
   Shape shape = ids_shape;
   shape.push_back(width);
   const Tensor w = detail::contiguous_values(weight);
@@ -102,39 +107,9 @@ Tensor embedding(const Tensor& weight, std::span<const int32_t> ids, const Shape
                 });
 }
 
-Tensor pick(const Tensor& x, std::span<const int32_t> ids) {
-  if (x.ndim() < 1 || x.shape().back() == 0)
-    throw Error("pick: input must be (..., V) with V > 0, got shape " + to_string(x.shape()));
-  const int64_t classes = x.shape().back();
-  const Shape positions(x.shape().begin(), x.shape().end() - 1);
-  check_ids("pick", ids, positions, classes, "classes of input " + to_string(x.shape()));
-  const Tensor c = detail::contiguous_values(x);
-  Tensor out = empty_like_shape(positions, x.dtype());
-  dispatch(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* px = c.data<T>();
-    T* o = out.mutable_data<T>();
-    for (std::size_t i = 0; i < ids.size(); ++i) o[i] = px[static_cast<int64_t>(i) * classes + ids[i]];
-  });
-  // backward: each position's gradient goes to the one class it picked
-  return record(out, "pick", {x},
-                [ids = std::vector<int32_t>(ids.begin(), ids.end()), xs = x.shape(), classes](std::vector<Tensor>& d,
-                                                                                               const Tensor& dout) {
-                  const Tensor g = detail::contiguous_values(dout);
-                  Tensor dx = Tensor::zeros(xs, dout.dtype());
-                  dispatch(dout.dtype(), [&](auto tag) {
-                    using T = decltype(tag);
-                    const T* pg = g.data<T>();
-                    T* pd = dx.mutable_data<T>();
-                    for (std::size_t i = 0; i < ids.size(); ++i) pd[static_cast<int64_t>(i) * classes + ids[i]] = pg[i];
-                  });
-                  d[0] = dx;
-                });
-}
-
 Tensor one_hot(std::span<const int32_t> ids, const Shape& ids_shape, int64_t classes, DType dtype) {
   if (classes <= 0) throw Error("one_hot: classes must be positive, got " + std::to_string(classes));
-  check_ids("one_hot", ids, ids_shape, classes, "classes");
+  detail::check_ids("one_hot", ids, ids_shape, classes, "classes");
   Shape shape = ids_shape;
   shape.push_back(classes);
   Tensor out = Tensor::zeros(shape, dtype);

@@ -174,27 +174,6 @@ Tensor concat(const std::vector<Tensor>& xs, int axis) {
       "axis=" + std::to_string(axis));
 }
 
-Tensor rotate_half(const Tensor& x) {
-  if (x.ndim() < 1 || x.shape().back() % 2 != 0)
-    throw Error("rotate_half: the last axis must have an even size, got shape " + to_string(x.shape()));
-  const Tensor c = detail::contiguous_values(x);
-  const int64_t k = x.shape().back(), half = k / 2;
-  Tensor out = empty_like_shape(x.shape(), x.dtype());
-  dispatch(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* px = c.data<T>();
-    T* po = out.mutable_data<T>();
-    for (int64_t row = 0, rows = c.numel() / std::max<int64_t>(k, 1); row < rows; ++row, px += k, po += k)
-      for (int64_t j = 0; j < half; ++j) {
-        po[j] = -px[j + half];
-        po[j + half] = px[j];
-      }
-  });
-  // it is a signed permutation P with P^T = -P, so the gradient is -rotate_half(dout)
-  return record(out, "rotate_half", {x},
-                [](std::vector<Tensor>& d, const Tensor& dout) { d[0] = neg(rotate_half(dout)); });
-}
-
 Tensor broadcast_to(const Tensor& x, const Shape& shape) {
   if (x.shape() == shape) return x;
   if (x.ndim() > static_cast<int>(shape.size()) || broadcast_shapes("broadcast_to", x.shape(), shape) != shape)

@@ -1,16 +1,15 @@
 // softmax and log_softmax along one axis, as primitives with their own
-// backward rules. Composed from max, sub, exp, sum and div they are exact too,
-// but attention applies them to (B, h, n, n) scores every step, and one fused
-// pass (plus one for backward) replaces about twenty.
+// backward rules. Composed from max, sub, exp, sum and div they are exact too
+// (tests/cpp/test_fused.cpp checks both ways agree), but attention applies
+// softmax to (B, h, n, n) scores every step, and one fused pass (plus one for
+// backward) replaces about twenty.
 //
 // Forward subtracts the row maximum first, so every exponent is <= 0 and
 // nothing overflows; a row of -inf except one finite entry (a causal mask)
 // gives a one-hot row.
 //
-// causal_softmax is softmax along the last axis of (..., n, n) scores where row
-// i sees only columns 0..i (a causal mask): it equals masked_fill with -inf
-// above the diagonal followed by softmax, but never computes the masked half
-// (the exponentials, the mask and the fill pass), and its backward skips it too.
+// The same passes serve fused/causal_softmax.cpp, where line i of an
+// (..., n, n) matrix takes part only up to column i (softmax_kernel.h).
 //
 // Backward, with y the saved output and g the upstream gradient:
 //   softmax:      dx = y * (g - sum(g * y))
@@ -23,6 +22,7 @@
 #include "glass/tensor/error.h"
 #include "glass/tensor/fast_math.h"
 #include "glass/tensor/ops.h"
+#include "glass/tensor/softmax_kernel.h"
 #include "glass/tensor/strided.h"
 
 namespace glass {
@@ -172,11 +172,10 @@ Tensor softmax_op(const char* op, const Tensor& x, int axis, Visible visible = {
 Tensor softmax(const Tensor& x, int axis) { return softmax_op<false>("softmax", x, axis); }
 Tensor log_softmax(const Tensor& x, int axis) { return softmax_op<true>("log_softmax", x, axis); }
 
-Tensor causal_softmax(const Tensor& scores) {
-  const Shape& s = scores.shape();
-  if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2] || s.back() == 0)
-    throw Error("causal_softmax: scores must end in two equal, non-empty axes (..., n, n), not " + to_string(s));
-  return softmax_op<false>("causal_softmax", scores, -1, {true});
+namespace detail {
+Tensor softmax_recorded(const char* op, const Tensor& x, int axis, bool log, bool causal) {
+  return log ? softmax_op<true>(op, x, axis, {causal}) : softmax_op<false>(op, x, axis, {causal});
 }
+}  // namespace detail
 
 }  // namespace glass

@@ -17,6 +17,7 @@ import { TrackedHandle } from './handle';
 import { flatten } from './data';
 import { GlassError, guarded } from './errors';
 import { RMSNorm } from './nn';
+import { GlassOps } from './opMethods.gen';
 import type { RawGenerator, RawGraphNode, RawModule } from './raw';
 import { HandleTracker } from './scope';
 import { Tensor } from './tensor';
@@ -56,14 +57,20 @@ export interface RandomOptions {
   generator?: Generator;
 }
 
-export class Glass {
-  private readonly ctx: Context;
+/**
+ * The core's entry point. The table's plain functions (glass.concat, glass.where,
+ * glass.crossEntropy, the fused kernels, ...) come from GlassOps (opMethods.gen.ts);
+ * construction, autograd, scopes and the ops below are written here.
+ */
+export class Glass extends GlassOps<Tensor> {
+  protected readonly ctx: Context;
 
   /** @param build which build of the core `raw` is (wasmBuild.ts) */
   constructor(
     raw: RawModule,
     readonly build: WasmBuild = 'simd128',
   ) {
+    super();
     this.ctx = { raw, tracker: new HandleTracker() };
   }
 
@@ -120,7 +127,7 @@ export class Glass {
     return this.withGenerator(options, (gen) => this.ctx.raw.uniform(shape, low, high, gen, options.dtype ?? 'float32'));
   }
 
-  // ---- ops with several tensor inputs (the rest are Tensor methods) ----
+  // ---- ops with several tensor inputs (the rest are Tensor methods), by hand ----
   add(a: Tensor, b: Tensor | number): Tensor {
     return a.add(b);
   }
@@ -136,15 +143,6 @@ export class Glass {
   matmul(a: Tensor, b: Tensor): Tensor {
     return a.matmul(b);
   }
-  concat(xs: readonly Tensor[], axis: number): Tensor {
-    const raws = xs.map((x) => x.raw);
-    return this.wrap(() => this.ctx.raw.concat(raws, axis));
-  }
-  /** cond nonzero -> a, else b; all three broadcast together. */
-  where(cond: Tensor, a: Tensor, b: Tensor): Tensor {
-    const [c, x, y] = [cond.raw, a.raw, b.raw];
-    return this.wrap(() => this.ctx.raw.where(c, x, y));
-  }
   /** Rows of weight (V, D) picked by ids (shape idsShape, default [ids.length]). */
   embedding(weight: Tensor, ids: ArrayLike<number>, idsShape: readonly number[] = [ids.length]): Tensor {
     const w = weight.raw;
@@ -152,11 +150,6 @@ export class Glass {
   }
   oneHot(ids: ArrayLike<number>, classes: number, options: { shape?: readonly number[]; dtype?: DTypeName } = {}): Tensor {
     return this.wrap(() => this.ctx.raw.oneHot(ids, options.shape ?? [ids.length], classes, options.dtype ?? 'float32'));
-  }
-  /** Mean over positions of -log softmax(logits)[target]; one target per row of logits. */
-  crossEntropy(logits: Tensor, targets: ArrayLike<number>): Tensor {
-    const l = logits.raw;
-    return this.wrap(() => this.ctx.raw.crossEntropy(l, targets));
   }
 
   // ---- autograd ----
@@ -200,7 +193,7 @@ export class Glass {
     throw new GlassError('debugTrap: the core did not trap');
   }
 
-  private wrap(call: () => ReturnType<RawModule['zeros']>): Tensor {
+  protected wrap(call: () => ReturnType<RawModule['zeros']>): Tensor {
     return new Tensor(this.ctx, guarded(call));
   }
 

@@ -1,6 +1,9 @@
-// The raw Embind surface of cpp/wasm/bindings.cpp, one entry per binding.
+// The raw Embind surface of cpp/wasm/bindings.cpp, one entry per binding;
+// the ops come from the op table (rawOps.gen.ts, generated from
+// cpp/glass/tensor/op_table.inc, which cpp/wasm/op_bindings.cpp registers).
 // Use the facade (glass.ts) instead: raw handles must be freed by hand with
 // .delete(), and raw errors are plain `Error`s.
+import type { RawOps } from './rawOps.gen';
 import type { DTypeName } from './types';
 
 export interface RawHandle {
@@ -68,7 +71,8 @@ export interface RawGraphNode {
 type T = RawTensor;
 type Numbers = ArrayLike<number>;
 
-export interface RawModule {
+/** Everything cpp/wasm/bindings.cpp registers, plus every op of the table (RawOps). */
+export interface RawModule extends RawOps<RawTensor> {
   Generator: new (seed: number) => RawGenerator;
   NoGradGuard: new () => RawNoGradGuard;
   RMSNorm: new (d: number, eps: number, dtype: string) => RawRMSNorm;
@@ -81,51 +85,6 @@ export interface RawModule {
   full(shape: Numbers, value: number, dtype: string): T;
   randn(shape: Numbers, gen: RawGenerator, dtype: string): T;
   uniform(shape: Numbers, low: number, high: number, gen: RawGenerator, dtype: string): T;
-
-  add(a: T, b: T): T;
-  sub(a: T, b: T): T;
-  mul(a: T, b: T): T;
-  div(a: T, b: T): T;
-  addScalar(a: T, s: number): T;
-  subScalar(a: T, s: number): T;
-  mulScalar(a: T, s: number): T;
-  divScalar(a: T, s: number): T;
-
-  neg(x: T): T;
-  pow(x: T, exponent: number): T;
-  square(x: T): T;
-  sqrt(x: T): T;
-  exp(x: T): T;
-  log(x: T): T;
-  sigmoid(x: T): T;
-  silu(x: T): T;
-  tanh(x: T): T;
-  relu(x: T): T;
-
-  sum(x: T): T;
-  sumAxis(x: T, axis: number, keepdim: boolean): T;
-  mean(x: T): T;
-  meanAxis(x: T, axis: number, keepdim: boolean): T;
-  max(x: T): T;
-  maxAxis(x: T, axis: number, keepdim: boolean): T;
-  sumTo(x: T, shape: Numbers): T;
-
-  matmul(a: T, b: T): T;
-  reshape(x: T, shape: Numbers): T;
-  permute(x: T, axes: Numbers): T;
-  transpose(x: T, axis0: number, axis1: number): T;
-  slice(x: T, axis: number, start: number, stop: number): T;
-  concat(xs: T[], axis: number): T;
-  broadcastTo(x: T, shape: Numbers): T;
-
-  where(cond: T, a: T, b: T): T;
-  maskedFill(x: T, mask: T, value: number): T;
-  embedding(weight: T, ids: Numbers, idsShape: Numbers): T;
-  oneHot(ids: Numbers, idsShape: Numbers, classes: number, dtype: string): T;
-
-  softmax(x: T, axis: number): T;
-  logSoftmax(x: T, axis: number): T;
-  crossEntropy(logits: T, targets: Numbers): T;
 
   traceGraph(root: T): RawGraphNode[];
 

@@ -4,15 +4,20 @@
 // read once. Every method that computes returns a new Tensor, tracked by the
 // current scope (see scope.ts for who frees what). Ops accept a Tensor or a
 // number where the C++ API has a scalar overload.
+//
+// The plain ops (t.neg(), t.reshape(shape), t.softmax(-1), ...) come from the
+// op table through TensorOps (opMethods.gen.ts); written here are the rest:
+// metadata, autograd, copies, and the ops whose facade picks between two raw
+// ops (add/sub/mul/div of a tensor or a number, sum/mean/max over all or one axis).
 import type { Context } from './context';
-import { TrackedHandle } from './handle';
 import { guarded } from './errors';
+import { TensorOps } from './opMethods.gen';
 import type { RawTensor } from './raw';
 import type { BackwardOptions, DTypeName, NestedNumbers } from './types';
 
 export type TensorOrNumber = Tensor | number;
 
-export class Tensor extends TrackedHandle<RawTensor> {
+export class Tensor extends TensorOps<Tensor> {
   private cachedShape: readonly number[] | null = null;
 
   /** Internal: use glass.tensor() and friends. Takes ownership of `raw`. */
@@ -146,38 +151,6 @@ export class Tensor extends TrackedHandle<RawTensor> {
     return this.binary(other, 'div', 'divScalar');
   }
 
-  // ---- elementwise, unary ----
-  neg(): Tensor {
-    return this.make((t) => this.ctx.raw.neg(t));
-  }
-  pow(exponent: number): Tensor {
-    return this.make((t) => this.ctx.raw.pow(t, exponent));
-  }
-  square(): Tensor {
-    return this.make((t) => this.ctx.raw.square(t));
-  }
-  sqrt(): Tensor {
-    return this.make((t) => this.ctx.raw.sqrt(t));
-  }
-  exp(): Tensor {
-    return this.make((t) => this.ctx.raw.exp(t));
-  }
-  log(): Tensor {
-    return this.make((t) => this.ctx.raw.log(t));
-  }
-  sigmoid(): Tensor {
-    return this.make((t) => this.ctx.raw.sigmoid(t));
-  }
-  silu(): Tensor {
-    return this.make((t) => this.ctx.raw.silu(t));
-  }
-  tanh(): Tensor {
-    return this.make((t) => this.ctx.raw.tanh(t));
-  }
-  relu(): Tensor {
-    return this.make((t) => this.ctx.raw.relu(t));
-  }
-
   // ---- reductions: over everything (shape ()) or along one axis ----
   sum(axis?: number, keepdim = false): Tensor {
     return this.make((t) => (axis === undefined ? this.ctx.raw.sum(t) : this.ctx.raw.sumAxis(t, axis, keepdim)));
@@ -188,49 +161,9 @@ export class Tensor extends TrackedHandle<RawTensor> {
   max(axis?: number, keepdim = false): Tensor {
     return this.make((t) => (axis === undefined ? this.ctx.raw.max(t) : this.ctx.raw.maxAxis(t, axis, keepdim)));
   }
-  /** Sums down to `shape` (undoes broadcasting). */
-  sumTo(shape: readonly number[]): Tensor {
-    return this.make((t) => this.ctx.raw.sumTo(t, shape));
-  }
-
-  // ---- matmul and shape ----
-  matmul(other: Tensor): Tensor {
-    const b = other.raw;
-    return this.make((t) => this.ctx.raw.matmul(t, b));
-  }
-  /** One size may be -1. */
-  reshape(shape: readonly number[]): Tensor {
-    return this.make((t) => this.ctx.raw.reshape(t, shape));
-  }
-  permute(axes: readonly number[]): Tensor {
-    return this.make((t) => this.ctx.raw.permute(t, axes));
-  }
-  transpose(axis0 = -2, axis1 = -1): Tensor {
-    return this.make((t) => this.ctx.raw.transpose(t, axis0, axis1));
-  }
-  /** Elements [start, stop) along `axis`; negative indices count from the end. */
-  slice(axis: number, start: number, stop: number): Tensor {
-    return this.make((t) => this.ctx.raw.slice(t, axis, start, stop));
-  }
-  broadcastTo(shape: readonly number[]): Tensor {
-    return this.make((t) => this.ctx.raw.broadcastTo(t, shape));
-  }
-
-  // ---- selection and composed ----
-  /** `value` where mask is nonzero (mask broadcasts to this), this elsewhere. */
-  maskedFill(mask: Tensor, value: number): Tensor {
-    const m = mask.raw;
-    return this.make((t) => this.ctx.raw.maskedFill(t, m, value));
-  }
-  softmax(axis = -1): Tensor {
-    return this.make((t) => this.ctx.raw.softmax(t, axis));
-  }
-  logSoftmax(axis = -1): Tensor {
-    return this.make((t) => this.ctx.raw.logSoftmax(t, axis));
-  }
 
   // ---- helpers ----
-  private make(call: (raw: RawTensor) => RawTensor): Tensor {
+  protected make(call: (raw: RawTensor) => RawTensor): Tensor {
     const self = this.raw;
     return new Tensor(this.ctx, guarded(() => call(self)));
   }

@@ -1,6 +1,9 @@
-// The two products of causal attention, computing only what the mask keeps:
+// The two products of causal attention, computing only what the mask keeps
+// (fused.h gives each as primitives, with `above` nonzero where column > row):
 //   causal_scores(q, k) = q @ k^T on and below the diagonal, 0 above
+//                       = masked_fill(matmul(q, transpose(k)), above, 0)
 //   causal_mix(w, v)    = w @ v with w's entries above the diagonal taken as 0
+//                       = matmul(masked_fill(w, above, 0), v)
 // Row i of a causal score matrix sees columns 0..i, so the full products
 // spend almost half their arithmetic on entries the softmax never reads
 // (scores) or on exact zeros (weights). Here the rows go in blocks of kBlock:
@@ -13,8 +16,8 @@
 
 #include "glass/tensor/autograd.h"
 #include "glass/tensor/error.h"
+#include "glass/tensor/fused/fused.h"
 #include "glass/tensor/gemm.h"
-#include "glass/tensor/ops.h"
 #include "glass/tensor/strided.h"
 
 namespace glass {

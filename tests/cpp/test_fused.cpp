@@ -1,0 +1,237 @@
+// Every fused kernel (glass/tensor/fused/fused.h) against the composition of
+// primitives its comment says it equals: the same values and the same
+// gradients for every input, in float64, on several shapes (batch axes,
+// a single row, causal sizes across the 32-row block boundary, strided views).
+// Also softmax and log_softmax, primitives with rules of their own, against
+// the max/sub/exp/sum/div they replace. (test_gradcheck.cpp checks each
+// kernel's rule against finite differences; here two rules must agree.)
+#include <cmath>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "glass/tensor/packed_weight.h"
+#include "gradcheck.h"
+
+namespace {
+
+using namespace glass;
+using glass_test::randn64;
+using glass_test::values_near;
+using Xs = std::vector<Tensor>;
+using Fn = std::function<Tensor(const Xs&)>;
+
+// Runs f on fresh leaves holding `inputs`, then backward with upstream g;
+// returns the output and each input's gradient.
+struct Run {
+  Tensor out;
+  Xs grads;
+};
+Run run(const Fn& f, const Xs& inputs, const Tensor& g) {
+  Xs leaves;
+  for (const Tensor& in : inputs) leaves.push_back(in.detach().clone().set_requires_grad());
+  Run r{f(leaves), {}};
+  r.out.backward(g);
+  for (const Tensor& leaf : leaves) r.grads.push_back(leaf.grad());
+  return r;
+}
+
+// fused(inputs) and composed(inputs) agree in values and in every input's
+// gradient under a random upstream gradient (seeded).
+::testing::AssertionResult same_as_composition(const Fn& fused, const Fn& composed, const Xs& inputs,
+                                               double tol = 1e-12) {
+  Tensor shape_probe;
+  {
+    NoGradGuard ng;
+    shape_probe = composed(inputs);
+  }
+  Generator gen(2024);
+  const Tensor g = randn64(shape_probe.shape(), gen);  // upstream gradient, shape of the output
+  const Run a = run(fused, inputs, g), b = run(composed, inputs, g);
+  if (a.out.shape() != b.out.shape())
+    return ::testing::AssertionFailure() << "shapes differ: fused " << to_string(a.out.shape()) << ", composed "
+                                         << to_string(b.out.shape());
+  if (auto r = values_near(a.out.to_vector(), b.out.to_vector(), tol, tol); !r)
+    return ::testing::AssertionFailure() << "values: " << r.message();
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!a.grads[i].defined() || !b.grads[i].defined())
+      return ::testing::AssertionFailure() << "input " << i << ": a gradient is missing";
+    if (auto r = values_near(a.grads[i].to_vector(), b.grads[i].to_vector(), tol, tol); !r)
+      return ::testing::AssertionFailure() << "gradient of input " << i << " (shape " << to_string(inputs[i].shape())
+                                           << "): " << r.message();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// (n, n): 1 where column > row (what a causal row may not see), else 0.
+Tensor above_diagonal(int64_t n) {
+  std::vector<double> m(static_cast<std::size_t>(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) m[i * n + j] = 1.0;
+  return Tensor::from_f64(m, {n, n});
+}
+
+Shape with_tail(Shape lead, std::initializer_list<int64_t> tail) {
+  lead.insert(lead.end(), tail);
+  return lead;
+}
+
+const std::vector<Shape> kBatches = {{}, {2}, {2, 3}};  // leading axes
+
+TEST(Fused, LinearEqualsMatmulWithTransposedWeight) {
+  Generator gen(1);
+  PackedWeight packed;
+  const Fn composed = [](const Xs& x) { return matmul(x[0], transpose(x[1])); };
+  for (const Shape& lead : kBatches) {
+    SCOPED_TRACE("x " + to_string(with_tail(lead, {3, 5})));
+    const Xs in = {randn64(with_tail(lead, {3, 5}), gen), randn64({4, 5}, gen)};
+    EXPECT_TRUE(same_as_composition([](const Xs& x) { return linear(x[0], x[1]); }, composed, in));
+    EXPECT_TRUE(same_as_composition([&](const Xs& x) { return linear(x[0], x[1], packed); }, composed, in));
+  }
+  // one row (1-d x), and a strided x (a transposed view)
+  EXPECT_TRUE(same_as_composition([](const Xs& x) { return linear(x[0], x[1]); }, composed,
+                                  {randn64({5}, gen), randn64({4, 5}, gen)}));
+  EXPECT_TRUE(same_as_composition([](const Xs& x) { return linear(transpose(x[0]), x[1]); },
+                                  [](const Xs& x) { return matmul(transpose(x[0]), transpose(x[1])); },
+                                  {randn64({5, 3}, gen), randn64({4, 5}, gen)}));
+}
+
+TEST(Fused, LinearFloat32PackedPathEqualsMatmul) {
+  // float32 takes the packed kernel; its numbers must be matmul's (to rounding)
+  Generator gen(2);
+  PackedWeight packed;
+  const Tensor x = Tensor::randn({2, 7, 33}, gen), w = Tensor::randn({19, 33}, gen);
+  for (int call = 0; call < 2; ++call) {  // packs, then reuses the packing
+    SCOPED_TRACE("call " + std::to_string(call));
+    EXPECT_TRUE(values_near(linear(x, w, packed).to_vector(), matmul(x, transpose(w)).to_vector(), 1e-5, 1e-5));
+  }
+}
+
+TEST(Fused, CausalScoresEqualMaskedProduct) {
+  Generator gen(3);
+  for (int64_t n : {1, 4, 33})  // 33: one row into the second 32-row block
+    for (const Shape& lead : kBatches) {
+      SCOPED_TRACE("q, k " + to_string(with_tail(lead, {n, 3})));
+      const Tensor above = above_diagonal(n);
+      EXPECT_TRUE(same_as_composition([](const Xs& x) { return causal_scores(x[0], x[1]); },
+                                      [&](const Xs& x) { return masked_fill(matmul(x[0], transpose(x[1])), above, 0); },
+                                      {randn64(with_tail(lead, {n, 3}), gen), randn64(with_tail(lead, {n, 3}), gen)}));
+    }
+}
+
+TEST(Fused, CausalMixEqualsProductWithMaskedWeights) {
+  Generator gen(4);
+  for (int64_t n : {1, 4, 33})
+    for (const Shape& lead : kBatches) {
+      SCOPED_TRACE("w " + to_string(with_tail(lead, {n, n})));
+      const Tensor above = above_diagonal(n);
+      EXPECT_TRUE(same_as_composition([](const Xs& x) { return causal_mix(x[0], x[1]); },
+                                      [&](const Xs& x) { return matmul(masked_fill(x[0], above, 0), x[1]); },
+                                      {randn64(with_tail(lead, {n, n}), gen), randn64(with_tail(lead, {n, 3}), gen)}));
+    }
+  // strided operands: w and v as transposed views
+  const Tensor above = above_diagonal(5);
+  EXPECT_TRUE(same_as_composition([](const Xs& x) { return causal_mix(transpose(x[0]), transpose(x[1])); },
+                                  [&](const Xs& x) { return matmul(masked_fill(transpose(x[0]), above, 0), transpose(x[1])); },
+                                  {randn64({2, 5, 5}, gen), randn64({2, 3, 5}, gen)}));
+}
+
+TEST(Fused, CausalSoftmaxEqualsSoftmaxOfMaskedScores) {
+  Generator gen(5);
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int64_t n : {1, 4, 33})
+    for (const Shape& lead : kBatches) {
+      SCOPED_TRACE("scores " + to_string(with_tail(lead, {n, n})));
+      const Tensor above = above_diagonal(n);
+      EXPECT_TRUE(same_as_composition([](const Xs& x) { return causal_softmax(x[0]); },
+                                      [&](const Xs& x) { return softmax(masked_fill(x[0], above, -inf), -1); },
+                                      {randn64(with_tail(lead, {n, n}), gen)}));
+    }
+  // large scores: both subtract the row maximum first
+  const Tensor above = above_diagonal(6);
+  EXPECT_TRUE(same_as_composition([](const Xs& x) { return causal_softmax(x[0]); },
+                                  [&](const Xs& x) { return softmax(masked_fill(x[0], above, -inf), -1); },
+                                  {randn64({2, 6, 6}, gen) * 300.0}));
+}
+
+TEST(Fused, RotateHalfEqualsNegSliceConcat) {
+  Generator gen(6);
+  const Fn composed = [](const Xs& x) {
+    const int64_t k = x[0].size(-1);
+    return concat({neg(slice(x[0], -1, k / 2, k)), slice(x[0], -1, 0, k / 2)}, -1);
+  };
+  for (const Shape& s : std::vector<Shape>{{2}, {3, 4}, {2, 3, 6}, {1, 2, 3, 8}}) {
+    SCOPED_TRACE(to_string(s));
+    EXPECT_TRUE(same_as_composition([](const Xs& x) { return rotate_half(x[0]); }, composed, {randn64(s, gen)}));
+  }
+  // a strided input: (4, 3)^T is (3, 4)
+  EXPECT_TRUE(same_as_composition([](const Xs& x) { return rotate_half(transpose(x[0])); },
+                                  [&](const Xs& x) { return composed({transpose(x[0])}); }, {randn64({4, 3}, gen)}));
+}
+
+TEST(Fused, PickEqualsSumOfOneHotProduct) {
+  Generator gen(7);
+  struct Case {
+    Shape x;
+    std::vector<int32_t> ids;
+  };
+  const std::vector<Case> cases = {
+      {{5}, {3}},                          // one position
+      {{6, 5}, {2, 0, 2, 4, 1, 1}},        // repeated ids
+      {{2, 3, 5}, {4, 4, 0, 1, 3, 2}},
+      {{2, 1, 2, 3}, {0, 2, 1, 1}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(to_string(c.x));
+    const Shape positions(c.x.begin(), c.x.end() - 1);
+    const Tensor hot = one_hot(c.ids, positions, c.x.back(), DType::f64);
+    EXPECT_TRUE(same_as_composition([&](const Xs& x) { return pick(x[0], c.ids); },
+                                    [&](const Xs& x) { return sum(mul(x[0], hot), -1); }, {randn64(c.x, gen)}));
+  }
+  // a strided input: (5, 6)^T is (6, 5)
+  const std::vector<int32_t> ids = {2, 0, 2, 4, 1, 1};
+  const Tensor hot = one_hot(ids, {6}, 5, DType::f64);
+  EXPECT_TRUE(same_as_composition([&](const Xs& x) { return pick(transpose(x[0]), ids); },
+                                  [&](const Xs& x) { return sum(mul(transpose(x[0]), hot), -1); },
+                                  {randn64({5, 6}, gen)}));
+}
+
+// softmax and log_softmax are primitives (ops.h) with rules of their own: the
+// same check against the composition they replace.
+TEST(Fused, SoftmaxAndLogSoftmaxEqualTheirComposition) {
+  Generator gen(8);
+  for (const Shape& s : std::vector<Shape>{{5}, {3, 4}, {2, 3, 4}}) {
+    const int nd = static_cast<int>(s.size());
+    for (int axis : {-1, 0}) {
+      if (axis == 0 && nd == 1) continue;
+      SCOPED_TRACE(to_string(s) + " axis " + std::to_string(axis));
+      const Fn softmax_composed = [axis](const Xs& x) {
+        const Tensor e = exp(x[0] - max(x[0], axis, true));
+        return e / sum(e, axis, true);
+      };
+      const Fn log_softmax_composed = [axis](const Xs& x) {
+        const Tensor shifted = x[0] - max(x[0], axis, true);
+        return shifted - log(sum(exp(shifted), axis, true));
+      };
+      const Tensor in = randn64(s, gen) * 3.0;
+      EXPECT_TRUE(same_as_composition([axis](const Xs& x) { return softmax(x[0], axis); }, softmax_composed, {in}));
+      EXPECT_TRUE(
+          same_as_composition([axis](const Xs& x) { return log_softmax(x[0], axis); }, log_softmax_composed, {in}));
+    }
+  }
+}
+
+TEST(Fused, TheCheckCatchesAKernelThatDiffers) {
+  // the helper must fail when values agree but gradients do not (detach
+  // hides one use of x from autograd), and when values differ
+  Generator gen(9);
+  const Xs in = {randn64({3, 4}, gen)};
+  EXPECT_FALSE(same_as_composition([](const Xs& x) { return x[0] * x[0].detach(); },
+                                   [](const Xs& x) { return square(x[0]); }, in));
+  EXPECT_FALSE(same_as_composition([](const Xs& x) { return rotate_half(x[0]); },
+                                   [](const Xs& x) { return neg(rotate_half(x[0])); }, in));
+}
+
+}  // namespace

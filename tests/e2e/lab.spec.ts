@@ -222,10 +222,10 @@ test('a corrupted URL shows a message and falls back to defaults', async ({ page
   await page.screenshot({ path: `${SHOTS}/lab-corrupted-url.png`, fullPage: true });
   await page.getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByTestId('url-problems')).toBeHidden();
-  // an unknown view falls back to the lab too
+  // an unknown view falls back to the default view, the start page
   await page.goto('./?view=%3Cscript%3E');
   await expect(page.getByTestId('url-problems')).toContainText('view');
-  await expect(page.getByTestId('rms-readout')).toBeVisible();
+  await expect(page.getByTestId('start-page')).toBeVisible();
 });
 
 test('the worker is restarted after a wasm trap; the page says so and keeps working', async ({ page }) => {

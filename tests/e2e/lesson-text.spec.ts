@@ -4,7 +4,13 @@
 // diagrams), and integers printed as integers in code cells.
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { SHOTS, lessonCounts, openStep } from './lessonWalk';
+import { SHOTS, lessonCounts, openStep as openLessonStep, showHidden } from './lessonWalk';
+
+/** Opens a step with everything a prediction hides shown: the text and notices are checked in full. */
+async function openStep(page: Parameters<typeof openLessonStep>[0], slug: string, step: number) {
+  await openLessonStep(page, slug, step);
+  await showHidden(page);
+}
 
 const DEVELOPER = [/\bweb\/src\b/i, /\bcpp\/glass\b/i, /\bseed lesson/i, /\bseed example\b/i, /\bthe seed['’]s\b/i, /\bDESIGN\.md\b/, /\b[\w-]+\.(tsx|cpp|md)\b/];
 /** Widgets without a plot or table of their own. */

@@ -80,15 +80,14 @@ TEST(Safetensors, RoundTripF32AndF64InThePublishedLayout) {
   const uint64_t n = get_u64(file);
   EXPECT_EQ(n % 8, 0u) << "header length " << n;
   ASSERT_EQ(file.size(), 8 + n + 6 * 4 + 4 * 8 + 4);
-  const io::Json header = io::Json::parse(header_of(file));
-  ASSERT_TRUE(header.is(io::Json::Kind::object));
-  EXPECT_EQ(header.members().size(), 4u);  // three tensors and __metadata__
-  const io::Json* meta = header.find("__metadata__");
-  ASSERT_NE(meta, nullptr);
-  EXPECT_EQ(meta->find("note")->as_string(), "round trip");
+  const nlohmann::json header = nlohmann::json::parse(header_of(file));  // the library itself, not our strict reader
+  ASSERT_TRUE(header.is_object());
+  EXPECT_EQ(header.size(), 4u);  // three tensors and __metadata__
+  ASSERT_TRUE(header.contains("__metadata__"));
+  EXPECT_EQ(header["__metadata__"]["note"], "round trip");
   struct Want {
     std::string name, dtype;
-    std::vector<double> shape;
+    std::vector<uint64_t> shape;
     Bytes bytes;
   };
   const std::vector<Want> want = {{"a.weight", "F32", {2, 3}, raw(a)},
@@ -96,15 +95,13 @@ TEST(Safetensors, RoundTripF32AndF64InThePublishedLayout) {
                                   {"c", "F32", {}, raw(std::vector<float>{42.0f})}};
   const Bytes data = data_of(file);
   for (const Want& w : want) {
-    const io::Json* e = header.find(w.name);
-    ASSERT_NE(e, nullptr) << w.name;
-    EXPECT_EQ(e->find("dtype")->as_string(), w.dtype);
-    std::vector<double> shape;
-    for (const io::Json& s : e->find("shape")->items()) shape.push_back(s.as_number());
-    EXPECT_EQ(shape, w.shape) << w.name;
-    const auto& off = e->find("data_offsets")->items();
+    ASSERT_TRUE(header.contains(w.name)) << w.name;
+    const nlohmann::json& e = header[w.name];
+    EXPECT_EQ(e["dtype"], w.dtype);
+    EXPECT_EQ(e["shape"].get<std::vector<uint64_t>>(), w.shape) << w.name;
+    const nlohmann::json& off = e["data_offsets"];
     ASSERT_EQ(off.size(), 2u);
-    const auto begin = static_cast<size_t>(off[0].as_number()), end = static_cast<size_t>(off[1].as_number());
+    const auto begin = off[0].get<size_t>(), end = off[1].get<size_t>();
     ASSERT_LE(end, data.size());
     EXPECT_EQ(Bytes(data.begin() + static_cast<std::ptrdiff_t>(begin), data.begin() + static_cast<std::ptrdiff_t>(end)),
               w.bytes)

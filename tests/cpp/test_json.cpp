@@ -55,6 +55,9 @@ TEST(Json, RefusesDuplicateKeysWhereverTheyAre) {
   EXPECT_EQ(parse_json(R"({"a":{"k":1},"b":{"k":2},"K":{"k":3,"K":4}})", kRoomy).size(), 3u);
   // escapes are compared after decoding: "\u0061" is "a"
   EXPECT_GLASS_ERROR(parse(R"({"a":1,"\u0061":2})"), {"duplicate key \"a\""});
+  // a long key is shown by its first 60 bytes
+  const std::string key(100'000, 'k');
+  EXPECT_GLASS_ERROR(parse("{\"" + key + "\":1,\"" + key + "\":2}"), {"duplicate key \"" + key.substr(0, 60) + "...\""});
 }
 
 TEST(Json, RefusesNestingPastTheLimitBeforeGoingDeeper) {

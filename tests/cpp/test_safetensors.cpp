@@ -168,6 +168,9 @@ TEST(Safetensors, SerializeRefusesBadNames) {
   const Tensor t = Tensor::zeros({1});
   EXPECT_GLASS_ERROR([&] { io::serialize_safetensors({{"a", t}, {"a", t}}); }, {"\"a\""});
   EXPECT_GLASS_ERROR([&] { io::serialize_safetensors({{"__metadata__", t}}); }, {"__metadata__"});
+  // JSON text is UTF-8: a name or metadata value that is not cannot be written
+  EXPECT_GLASS_ERROR([&] { io::serialize_safetensors({{"bad\xFF", t}}); }, {"safetensors", "UTF-8"});
+  EXPECT_GLASS_ERROR([&] { io::serialize_safetensors({{"a", t}}, {{"note", "\xC3"}}); }, {"safetensors", "UTF-8"});
 }
 
 // ---------------------------------------------------------------- refusals
@@ -247,7 +250,13 @@ TEST(SafetensorsRefuses, ShapeAndOffsetsDisagree) {
                      {"\"a\"", "shape (3,)", "12 bytes", "span 8 bytes"});
   EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "[2,2]"), good_data())), {"\"a\"", "span 8 bytes"});
   EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "[-2]"), good_data())), {"\"a\"", "bad shape size"});
-  EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "[1.5]"), good_data())), {"bad shape size"});
+  EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "[1.5]"), good_data())), {"bad shape size 1.5"});
+  // only an integer token is an integer, as in the format's own reader: 2.0 and 2e0 are refused
+  EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "[2.0]"), good_data())),
+                     {"\"a\"", "bad shape size 2.0", "whole number"});
+  EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "[2e0]"), good_data())), {"bad shape size 2.0"});
+  EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "[18446744073709551617]"), good_data())),
+                     {"bad shape size"});
   EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "\"2\""), good_data())), {"\"a\"", "no shape array"});
   // absurd shapes are a mismatch, not an overflow
   EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[2]", "[4294967296,4294967296]"), good_data())),
@@ -266,6 +275,10 @@ TEST(SafetensorsRefuses, OutOfRangeOffsets) {
                      {"\"b\"", "data_offsets [begin, end]"});
   EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[8,16]", "[1e300,1e300]"), good_data())),
                      {"\"b\"", "bad data offset"});
+  EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[8,16]", "[8,16.0]"), good_data())),
+                     {"\"b\"", "bad data offset 16.0"});
+  EXPECT_GLASS_ERROR(parse(make_file(replace_once(kGoodHeader, "[8,16]", "[8,null]"), good_data())),
+                     {"\"b\"", "bad data offset null"});
 }
 
 TEST(SafetensorsRefuses, OverlappingOffsets) {
@@ -279,7 +292,10 @@ TEST(SafetensorsRefuses, OverlappingOffsets) {
 
 TEST(SafetensorsRefuses, DuplicateKey) {
   const std::string dup = R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"a":{"dtype":"F64","shape":[1],"data_offsets":[8,16]}})";
-  EXPECT_GLASS_ERROR(parse(make_file(dup, good_data())), {"duplicate key \"a\""});
+  EXPECT_GLASS_ERROR(parse(make_file(dup, good_data())), {"bad header", "duplicate key \"a\""});
+  // inside an entry too: the library alone would keep the second dtype
+  const std::string dup_dtype = replace_once(kGoodHeader, R"("dtype":"F64",)", R"("dtype":"F32","dtype":"F64",)");
+  EXPECT_GLASS_ERROR(parse(make_file(dup_dtype, good_data())), {"duplicate key \"dtype\" in \"b\""});
 }
 
 TEST(SafetensorsRefuses, BadMetadata) {

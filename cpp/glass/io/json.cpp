@@ -43,7 +43,12 @@ class TrackedIterator {
   const char** furthest_;
 };
 
-std::string json_string(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
+// A key as a message shows it: quoted and escaped, at most 60 bytes of it.
+std::string shown(const std::string& key) {
+  constexpr std::size_t kMax = 60;
+  const std::string cut = key.size() > kMax ? key.substr(0, kMax) + "..." : key;
+  return json(cut).dump(-1, ' ', false, json::error_handler_t::replace);  // a cut inside a character becomes U+FFFD
+}
 
 // Length of the well-formed UTF-8 sequence at s[i], or 0.
 std::size_t utf8_length(std::string_view s, std::size_t i) {
@@ -116,7 +121,7 @@ class StrictDom final : public nlohmann::json_sax<json> {
 
   bool key(string_t& k) override {
     Level& top = stack_.back();
-    if (top.value->contains(k)) return refuse("duplicate key " + json_string(k) + where());
+    if (top.value->contains(k)) return refuse("duplicate key " + shown(k) + where());
     top.key = std::move(k);
     return true;
   }
@@ -186,7 +191,7 @@ class StrictDom final : public nlohmann::json_sax<json> {
     std::string path;
     if (!stack_.empty()) {
       const Level& top = stack_.back();
-      path = top.path + (top.value->is_object() ? (top.path.empty() ? "" : ".") + json_string(top.key)
+      path = top.path + (top.value->is_object() ? (top.path.empty() ? "" : ".") + shown(top.key)
                                                 : "[" + std::to_string(top.value->size()) + "]");
     }
     // A child's address stays valid while it is open: its parent grows only after it closes.

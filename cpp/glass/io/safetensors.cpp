@@ -149,7 +149,8 @@ std::vector<uint8_t> serialize_safetensors(const NamedTensors& tensors, const st
   try {
     text = header.dump();
   } catch (const nlohmann::json::type_error& e) {  // the only one dump throws: a string that is not UTF-8
-    fail("tensor names and metadata must be UTF-8 text (" + std::string(e.what()) + ")");
+    const std::string what = e.what();             // "[json.exception.type_error.316] invalid UTF-8 byte at ..."
+    fail("tensor names and metadata must be UTF-8 text: " + what.substr(what.find("] ") + 2));
   }
   text.append((8 - text.size() % 8) % 8, ' ');  // keep the data 8-byte aligned, as the format recommends
   std::vector<uint8_t> out(8 + text.size() + offset);

@@ -129,6 +129,8 @@ TEST(JsonFuzz, RandomByteFlipsNeverCrash) {
     }
     (check(b, what) == Outcome::read ? read : refused)++;
   }
+  RecordProperty("read", read);
+  RecordProperty("refused", refused);
   // Both outcomes happen: the flips are neither all harmless nor all fatal.
   EXPECT_GT(refused, 2000);
   EXPECT_GT(read, 50);

@@ -15,6 +15,7 @@ APT_PACKAGES=(
   "emscripten       em++"
   "googletest       -"
   "libbenchmark-dev -"
+  "nlohmann-json3-dev -"
   "nodejs           node"
   "npm              npm"
   "bible-kjv        bible"

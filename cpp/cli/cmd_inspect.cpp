@@ -5,7 +5,11 @@
 //     "grads": { snapshot or parameter name: { ... } } }
 // with the batch axis removed.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -18,30 +22,36 @@ namespace glass::cli {
 
 namespace {
 
-// {"shape":[...],"data":[...]} with enough digits to round-trip the dtype.
-void append_tensor(std::string& out, const Tensor& t, bool drop_batch) {
+// The document in insertion order (snapshots as the model records them), its
+// numbers of the run's dtype: the library writes each with the fewest digits
+// that read back to the same float (or double), and null for NaN and infinity,
+// which JSON cannot spell.
+template <class Real>
+using InspectJson = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t,
+                                         std::uint64_t, Real>;
+
+template <class Real>
+InspectJson<Real> tensor_json(const Tensor& t, bool drop_batch) {
   Shape shape = t.shape();
   if (drop_batch && !shape.empty()) shape.erase(shape.begin());
-  out += "{\"shape\":[";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i) out += ',';
-    out += std::to_string(shape[i]);
+  InspectJson<Real> data = InspectJson<Real>::array();
+  data.template get_ref<typename InspectJson<Real>::array_t&>().reserve(static_cast<std::size_t>(t.numel()));
+  for (double v : t.to_vector()) data.push_back(static_cast<Real>(v));  // exact: the tensor holds Reals
+  return {{"shape", shape}, {"data", std::move(data)}};
+}
+
+template <class Real>
+std::string inspect_json(nn::Model& model, const nn::Model::Output& out) {
+  InspectJson<Real> snapshots = InspectJson<Real>::object(), grads = InspectJson<Real>::object();
+  for (const auto& [name, t] : out.snapshots.items()) {
+    snapshots[name] = tensor_json<Real>(t, true);
+    if (t.grad().defined()) grads[name] = tensor_json<Real>(t.grad(), true);
   }
-  out += "],\"data\":[";
-  const char* fmt = t.dtype() == DType::f32 ? "%.9g" : "%.17g";
-  char buf[40];
-  bool first = true;
-  for (double v : t.to_vector()) {
-    if (!first) out += ',';
-    first = false;
-    if (std::isfinite(v)) {
-      std::snprintf(buf, sizeof buf, fmt, v);
-      out += buf;
-    } else {
-      out += "null";  // JSON has no NaN or Infinity
-    }
-  }
-  out += "]}";
+  for (const auto& [name, p] : model.named_parameters()) grads[name] = tensor_json<Real>(p.grad(), false);
+  const InspectJson<Real> doc = {{"loss", static_cast<Real>(out.loss.item())},
+                                 {"snapshots", std::move(snapshots)},
+                                 {"grads", std::move(grads)}};
+  return doc.dump() + "\n";
 }
 
 double rms(const Tensor& t) {
@@ -77,30 +87,7 @@ int run_inspect(const Argv& argv) {
   }
 
   if (auto path = args.text_or("json")) {
-    std::string json = "{\"loss\":";
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", out.loss.item());
-    json += buf;
-    json += ",\"snapshots\":{";
-    bool first = true;
-    for (const auto& [name, t] : out.snapshots.items()) {
-      json += (first ? "\"" : ",\"") + name + "\":";
-      first = false;
-      append_tensor(json, t, true);
-    }
-    json += "},\"grads\":{";
-    first = true;
-    for (const auto& [name, t] : out.snapshots.items()) {
-      if (!t.grad().defined()) continue;
-      json += (first ? "\"" : ",\"") + name + "\":";
-      first = false;
-      append_tensor(json, t.grad(), true);
-    }
-    for (const auto& [name, p] : model->named_parameters()) {
-      json += ",\"" + name + "\":";
-      append_tensor(json, p.grad(), false);
-    }
-    json += "}}\n";
+    const std::string json = dtype == DType::f32 ? inspect_json<float>(*model, out) : inspect_json<double>(*model, out);
     io::write_file(*path, std::span(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
     std::printf("wrote %s (%zu bytes)\n", path->c_str(), json.size());
   }

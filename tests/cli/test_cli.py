@@ -85,6 +85,18 @@ def tensor_row(path, name, row, width):
         return list(struct.unpack(f"<{width}f", f.read(4 * width)))
 
 
+def load_strict_json(path):
+    """The file as JSON, refusing NaN and Infinity (Python's json reads them by default); None if it fails."""
+    def no_constants(name):
+        raise ValueError(f"{name} is not JSON")
+    try:
+        with open(path) as f:
+            return json.load(f, parse_constant=no_constants)
+    except Exception as e:  # noqa: BLE001
+        ok(f"{os.path.basename(path)} is strict JSON", False, repr(e))
+        return None
+
+
 def main():
     global TMP
     if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
@@ -134,12 +146,7 @@ def main():
         snapshot_names = ["embed"] + [f"blocks.{i}.{s}" for i in range(4) for s in
                                       ["norm.attn", "attn", "resid.attn", "norm.ffn", "ffn", "resid.ffn"]] + ["norm.final", "logits"]
         ok("inspect lists every snapshot", all(re.search(rf"^{re.escape(s)}\s", out, re.M) for s in snapshot_names), out)
-        try:
-            with open(J) as f:
-                js = json.load(f)
-        except Exception as e:  # noqa: BLE001
-            js = {}
-            ok("inspect --json is valid JSON", False, repr(e))
+        js = load_strict_json(J) or {}
         ok("json has loss, snapshots, grads", set(js) >= {"loss", "snapshots", "grads"}, str(list(js)))
         ok("json loss matches the printed loss", abs(js.get("loss", 1e9) - loss32) < 1e-5, str(js.get("loss")))
         snaps = js.get("snapshots", {})
@@ -163,6 +170,30 @@ def main():
         row = tensor_row(W, "tok_emb.weight", ord("H"), 128)
         emb32 = [struct.unpack("<f", struct.pack("<f", x))[0] for x in emb[:128]]  # 9 digits round-trip float32
         ok("json embed[0] is tok_emb's row for 'H', to the float32 bit", emb32 == row, f"{emb[:3]} vs {row[:3]}")
+
+        J64 = os.path.join(tmp, "inspect64.json")
+        expect_ok("inspect --dtype f64 --json", ["inspect", "--weights", W, "--text", text, "--dtype", "f64", "--json", J64])
+        js64 = load_strict_json(J64)
+        emb64 = (js64 or {}).get("snapshots", {}).get("embed", {}).get("data", [])
+        ok("f64 json embed[0] is tok_emb's row for 'H', to the float64 bit (doubles round-trip)", emb64[:128] == row,
+           f"{emb64[:3]} vs {row[:3]}")
+
+        # JSON has no NaN or Infinity: they are written as null (and nothing else is).
+        WNAN = os.path.join(tmp, "nan.safetensors")
+        with open(W, "rb") as f:
+            blob = bytearray(f.read())
+        (n,) = struct.unpack("<Q", blob[:8])
+        at = 8 + n + header["tok_emb.weight"]["data_offsets"][0] + 4 * 128 * ord("H")
+        blob[at:at + 8] = struct.pack("<2f", float("nan"), float("inf"))
+        with open(WNAN, "wb") as f:
+            f.write(blob)
+        JNAN = os.path.join(tmp, "nan.json")
+        expect_ok("inspect --json with NaN and Infinity in the weights", ["inspect", "--weights", WNAN, "--text", text, "--json", JNAN])
+        jsn = load_strict_json(JNAN) or {}
+        embn = jsn.get("snapshots", {}).get("embed", {}).get("data", [])
+        ok("NaN and Infinity are written as null", embn[:2] == [None, None] and len(embn) > 2
+           and struct.unpack("<f", struct.pack("<f", embn[2]))[0] == row[2], str(embn[:3]))
+        ok("a NaN loss is written as null", "loss" in jsn and jsn["loss"] is None, str(jsn.get("loss", "missing")))
 
         rc, out, _ = expect_ok("inspect --dtype f64", ["inspect", "--weights", W, "--text", text, "--dtype", "f64"])
         m64 = re.search(r"^loss ([0-9.]+) .*float64", out, re.M)

@@ -1,303 +1,228 @@
 #include "glass/io/json.h"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "glass/tensor/error.h"
 
 namespace glass::io {
 
-Json Json::number(double v) {
-  Json j;
-  j.kind_ = Kind::number;
-  j.number_ = v;
-  return j;
-}
-Json Json::string(std::string v) {
-  Json j;
-  j.kind_ = Kind::string;
-  j.string_ = std::move(v);
-  return j;
-}
-Json Json::array(std::vector<Json> items) {
-  Json j;
-  j.kind_ = Kind::array;
-  j.items_ = std::move(items);
-  return j;
-}
-Json Json::object() {
-  Json j;
-  j.kind_ = Kind::object;
-  return j;
-}
-const Json* Json::find(const std::string& key) const {
-  auto it = members_.find(key);
-  return it == members_.end() ? nullptr : &it->second;
-}
-Json& Json::push(Json v) {
-  items_.push_back(std::move(v));
-  return items_.back();
-}
-Json& Json::set(const std::string& key, Json v) { return members_[key] = std::move(v); }
+namespace {
 
-// ---------------------------------------------------------------- parser
+using nlohmann::json;
 
-class JsonParser {
+// The library reads its input through an iterator and tells a SAX handler only
+// about syntax errors' positions. This iterator records how far it has read, so
+// the refusals made in the handler (duplicate key, too deep, too big) can name
+// a byte too.
+class TrackedIterator {
  public:
-  explicit JsonParser(std::string_view text) : s_(text) {}
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
 
-  Json document() {
-    Json v = value(0);
-    skip_space();
-    if (pos_ != s_.size()) fail("unexpected text after the value");
-    return v;
+  TrackedIterator(const char* p, const char** furthest) : p_(p), furthest_(furthest) {}
+  reference operator*() const { return *p_; }
+  TrackedIterator& operator++() {
+    *furthest_ = ++p_;
+    return *this;
   }
+  TrackedIterator operator++(int) {
+    TrackedIterator before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const TrackedIterator& o) const { return p_ == o.p_; }
+  bool operator!=(const TrackedIterator& o) const { return p_ != o.p_; }
 
  private:
-  static constexpr int kMaxDepth = 64;  // a header nests 3 deep; refuse absurd input without recursing far
+  const char* p_;
+  const char** furthest_;
+};
 
-  [[noreturn]] void fail(const std::string& what) const {
-    throw Error("json: " + what + " at byte " + std::to_string(pos_));
+// A key as a message shows it: quoted and escaped, at most 60 bytes of it.
+std::string shown(const std::string& key) {
+  constexpr std::size_t kMax = 60;
+  const std::string cut = key.size() > kMax ? key.substr(0, kMax) + "..." : key;
+  return json(cut).dump(-1, ' ', false, json::error_handler_t::replace);  // a cut inside a character becomes U+FFFD
+}
+
+// Length of the well-formed UTF-8 sequence at s[i], or 0.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+  if (n == 0 || c > 0xF4 || c == 0xC0 || c == 0xC1 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+  if ((c == 0xE0 && b(i + 1) < 0xA0) || (c == 0xED && b(i + 1) >= 0xA0) || (c == 0xF0 && b(i + 1) < 0x90) ||
+      (c == 0xF4 && b(i + 1) >= 0x90))
+    return 0;  // overlong, a surrogate, or past U+10FFFF
+  return n;
+}
+
+// The library's message quotes what it last read, raw: keep the last 40 bytes
+// of that and write bytes that are not UTF-8 as \xHH, so the message prints
+// (and crosses into JavaScript) as readable text.
+std::string readable(std::string what) {
+  const std::string marker = "last read: '";
+  const std::size_t start = what.find(marker);
+  if (start != std::string::npos) {
+    const std::size_t from = start + marker.size();
+    std::size_t to = what.find("'; expected ", from);
+    if (to == std::string::npos) to = what.size() - (what.ends_with('\'') ? 1 : 0);
+    constexpr std::size_t kKeep = 40;
+    if (to > from + kKeep) what.replace(from, to - from - kKeep, "...");
   }
-  void skip_space() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r')) ++pos_;
-  }
-  bool eat(char c) {
-    skip_space();
-    if (pos_ < s_.size() && s_[pos_] == c) {
-      ++pos_;
-      return true;
+  std::string out;
+  for (std::size_t i = 0; i < what.size();) {
+    if (const std::size_t n = utf8_length(what, i)) {
+      out.append(what, i, n);
+      i += n;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      const auto c = static_cast<unsigned char>(what[i++]);
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
     }
-    return false;
   }
-  void expect(char c) {
-    if (!eat(c)) fail(std::string("expected '") + c + "'");
-  }
-  bool literal(std::string_view word) {
-    if (s_.substr(pos_, word.size()) != word) return false;
-    pos_ += word.size();
+  return out;
+}
+
+// Builds the document as the library's own DOM parser would, refusing what the
+// limits and strictness forbid before it allocates for it. Refusals return
+// false (the library then stops) and leave the message in error().
+class StrictDom final : public nlohmann::json_sax<json> {
+ public:
+  StrictDom(const JsonLimits& limits, const char* begin, const char* const* furthest)
+      : limits_(limits), begin_(begin), furthest_(furthest) {}
+
+  json& root() { return root_; }
+  const std::string& error() const { return error_; }
+
+  bool null() override { return put(nullptr); }
+  bool boolean(bool v) override { return put(v); }
+  // The library reads one byte past a number before it knows the number ended.
+  bool number_integer(number_integer_t v) override { return put(v, kLookahead); }
+  bool number_unsigned(number_unsigned_t v) override { return put(v, kLookahead); }
+  bool number_float(number_float_t v, const string_t&) override { return put(v, kLookahead); }
+  bool string(string_t& v) override { return put(std::move(v)); }
+  bool binary(binary_t&) override { return refuse("binary value"); }  // only binary formats have these
+
+  bool start_object(std::size_t) override { return open(json::object()); }
+  bool start_array(std::size_t) override { return open(json::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& k) override {
+    Level& top = stack_.back();
+    if (top.value->contains(k)) return refuse("duplicate key " + shown(k) + where());
+    top.key = std::move(k);
     return true;
   }
 
-  Json value(int depth) {
-    if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth));
-    skip_space();
-    if (pos_ >= s_.size()) fail("unexpected end of text");
-    const char c = s_[pos_];
-    if (c == '{') return object(depth);
-    if (c == '[') return array(depth);
-    if (c == '"') return Json::string(string());
-    if (literal("true")) {
-      Json j;
-      j.kind_ = Json::Kind::boolean;
-      j.boolean_ = true;
-      return j;
-    }
-    if (literal("false")) {
-      Json j;
-      j.kind_ = Json::Kind::boolean;
-      return j;
-    }
-    if (literal("null")) return Json();
-    return number();
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: <what went wrong>"
+    std::string what = e.what();
+    const std::size_t tag = what.find(']');
+    const std::size_t colon = what.find(": ", tag == std::string::npos ? 0 : tag);
+    if (colon != std::string::npos) what.erase(0, colon + 2);
+    // the library counts the byte it stopped at from 1
+    error_ = "at byte " + std::to_string(position ? position - 1 : 0) + ": " + readable(what);
+    return false;
   }
 
-  Json object(int depth) {
-    expect('{');
-    Json obj = Json::object();
-    if (eat('}')) return obj;
-    do {
-      skip_space();
-      if (pos_ >= s_.size() || s_[pos_] != '"') fail("expected a string key");
-      std::string key = string();
-      if (obj.members_.count(key)) fail("duplicate key \"" + key + "\"");
-      expect(':');
-      obj.members_[key] = value(depth + 1);
-    } while (eat(','));
-    expect('}');
-    return obj;
+ private:
+  struct Level {
+    json* value;
+    std::string path;  // how the container is reached from the root, for messages
+    std::string key;   // objects: the key whose value comes next
+  };
+
+  static constexpr bool kLookahead = true;
+
+  // Names the last byte of what is refused: the last byte read, or after a
+  // number (which ends in a digit) the one before, unless the text ended there.
+  bool refuse(const std::string& what, bool lookahead = false) {
+    std::size_t read = static_cast<std::size_t>(*furthest_ - begin_);
+    if (lookahead && read > 1 && !(begin_[read - 1] >= '0' && begin_[read - 1] <= '9')) --read;
+    error_ = "at byte " + std::to_string(read ? read - 1 : 0) + ": " + what;
+    return false;
   }
 
-  Json array(int depth) {
-    expect('[');
-    Json arr = Json::array();
-    if (eat(']')) return arr;
-    do arr.items_.push_back(value(depth + 1));
-    while (eat(','));
-    expect(']');
-    return arr;
+  std::string where() const {
+    const std::string& path = stack_.back().path;
+    return path.empty() ? "" : " in " + path;
   }
 
-  std::string string() {
-    ++pos_;  // opening quote
-    std::string out;
-    while (true) {
-      if (pos_ >= s_.size()) fail("unterminated string");
-      const char c = s_[pos_++];
-      if (c == '"') return out;
-      if (static_cast<unsigned char>(c) < 0x20) fail("control character in string");
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= s_.size()) fail("unterminated escape");
-      const char e = s_[pos_++];
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          unsigned code = hex4();
-          if (code >= 0xD800 && code < 0xDC00) {  // surrogate pair
-            if (!literal("\\u")) fail("lone surrogate");
-            const unsigned low = hex4();
-            if (low < 0xDC00 || low >= 0xE000) fail("bad low surrogate");
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-          }
-          append_utf8(out, code);
-          break;
-        }
-        default: fail(std::string("bad escape \\") + e);
-      }
+  bool counted(bool lookahead = false) {
+    if (++values_ <= limits_.max_values) return true;
+    return refuse("more than " + std::to_string(limits_.max_values) + " values", lookahead);
+  }
+
+  // Places v in the open container (or as the root); returns where it went.
+  json* place(json&& v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
     }
+    Level& top = stack_.back();
+    if (top.value->is_object()) return &((*top.value)[top.key] = std::move(v));
+    top.value->push_back(std::move(v));
+    return &top.value->back();
   }
 
-  unsigned hex4() {
-    if (pos_ + 4 > s_.size()) fail("short \\u escape");
-    unsigned v = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = s_[pos_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9') v |= c - '0';
-      else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-      else fail("bad hex digit in \\u escape");
-    }
-    return v;
+  template <class V>
+  bool put(V&& v, bool lookahead = false) {
+    if (!counted(lookahead)) return false;
+    place(json(std::forward<V>(v)));
+    return true;
   }
 
-  static void append_utf8(std::string& out, unsigned c) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
+  bool open(json&& empty) {
+    if (stack_.size() >= static_cast<std::size_t>(limits_.max_depth))
+      return refuse("nesting deeper than " + std::to_string(limits_.max_depth) + " levels" + where());
+    if (!counted()) return false;
+    std::string path;
+    if (!stack_.empty()) {
+      const Level& top = stack_.back();
+      path = top.path + (top.value->is_object() ? (top.path.empty() ? "" : ".") + shown(top.key)
+                                                : "[" + std::to_string(top.value->size()) + "]");
     }
+    // A child's address stays valid while it is open: its parent grows only after it closes.
+    json* slot = place(std::move(empty));
+    stack_.push_back({slot, std::move(path), {}});
+    return true;
   }
 
-  Json number() {
-    const std::size_t start = pos_;
-    if (pos_ < s_.size() && s_[pos_] == '-') ++pos_;
-    auto digits = [&] {
-      const std::size_t d0 = pos_;
-      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
-      return pos_ > d0;
-    };
-    if (!digits()) fail("expected a value");
-    if (pos_ < s_.size() && s_[pos_] == '.') {
-      ++pos_;
-      if (!digits()) fail("expected digits after '.'");
-    }
-    if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
-      ++pos_;
-      if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
-      if (!digits()) fail("expected exponent digits");
-    }
-    const std::string text(s_.substr(start, pos_ - start));
-    return Json::number(std::strtod(text.c_str(), nullptr));
+  bool close() {
+    stack_.pop_back();
+    return true;
   }
 
-  std::string_view s_;
-  std::size_t pos_ = 0;
+  JsonLimits limits_;
+  const char* begin_;
+  const char* const* furthest_;
+  json root_;
+  std::vector<Level> stack_;
+  std::size_t values_ = 0;
+  std::string error_;
 };
 
-Json Json::parse(std::string_view text) { return JsonParser(text).document(); }
-
-// ---------------------------------------------------------------- writer
-
-namespace {
-void dump_string(std::string& out, const std::string& s) {
-  out += '"';
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
 }  // namespace
 
-void Json::dump_to(std::string& out) const {
-  switch (kind_) {
-    case Kind::null: out += "null"; break;
-    case Kind::boolean: out += boolean_ ? "true" : "false"; break;
-    case Kind::number: {
-      // JSON has no NaN or Infinity: write null so strict parsers accept the file
-      if (!std::isfinite(number_)) {
-        out += "null";
-        break;
-      }
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.17g", number_);
-      out += buf;
-      break;
-    }
-    case Kind::string: dump_string(out, string_); break;
-    case Kind::array:
-      out += '[';
-      for (std::size_t i = 0; i < items_.size(); ++i) {
-        if (i) out += ',';
-        items_[i].dump_to(out);
-      }
-      out += ']';
-      break;
-    case Kind::object: {
-      out += '{';
-      bool first = true;
-      for (const auto& [k, v] : members_) {
-        if (!first) out += ',';
-        first = false;
-        dump_string(out, k);
-        out += ':';
-        v.dump_to(out);
-      }
-      out += '}';
-      break;
-    }
-  }
-}
-
-std::string Json::dump() const {
-  std::string out;
-  dump_to(out);
-  return out;
+json parse_json(std::string_view text, const JsonLimits& limits) {
+  const char* furthest = text.data();
+  StrictDom dom(limits, text.data(), &furthest);
+  const bool ok = json::sax_parse(TrackedIterator(text.data(), &furthest),
+                                  TrackedIterator(text.data() + text.size(), &furthest), &dom);
+  if (!ok) throw Error("json: " + dom.error());
+  return std::move(dom.root());
 }
 
 }  // namespace glass::io

@@ -1,53 +1,28 @@
 #pragma once
-// A small JSON value, parser and writer: enough for safetensors headers and
-// the CLI's inspect output, with errors that say where the text went wrong.
-#include <cstdint>
-#include <map>
-#include <memory>
-#include <string>
+// JSON is nlohmann-json (Debian's nlohmann-json3-dev, header-only). This adds
+// the strict reading that files from outside need: the library's own parse
+// keeps the last of two equal keys and has no bound on depth or size.
+#include <cstddef>
 #include <string_view>
-#include <vector>
+
+#include <nlohmann/json.hpp>
+
+// Debian bookworm's 3.11.2 is what this was written and tested against.
+static_assert(NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR >= 11, "nlohmann-json 3.11 or later 3.x");
 
 namespace glass::io {
 
-class Json {
- public:
-  enum class Kind { null, boolean, number, string, array, object };
-
-  Json() = default;
-  static Json number(double v);
-  static Json string(std::string v);
-  static Json array(std::vector<Json> items = {});
-  static Json object();
-
-  Kind kind() const { return kind_; }
-  bool is(Kind k) const { return kind_ == k; }
-  double as_number() const { return number_; }
-  bool as_bool() const { return boolean_; }
-  const std::string& as_string() const { return string_; }
-  const std::vector<Json>& items() const { return items_; }
-  // Object members in key order (std::map): deterministic output.
-  const std::map<std::string, Json>& members() const { return members_; }
-  const Json* find(const std::string& key) const;
-
-  Json& push(Json v);                        // arrays
-  Json& set(const std::string& key, Json v);  // objects
-
-  // Throws glass::Error("json: ... at byte N") on malformed text.
-  static Json parse(std::string_view text);
-  // Compact; numbers with 17 significant digits so doubles round-trip
-  // (9 for values that came from float32 are the caller's choice via number()).
-  std::string dump() const;
-  void dump_to(std::string& out) const;
-
- private:
-  Kind kind_ = Kind::null;
-  bool boolean_ = false;
-  double number_ = 0;
-  std::string string_;
-  std::vector<Json> items_;
-  std::map<std::string, Json> members_;
-  friend class JsonParser;
+struct JsonLimits {
+  int max_depth;           // objects and arrays nested in each other
+  std::size_t max_values;  // values in the whole document (containers, members, items)
 };
+
+// Parses one JSON document, or throws glass::Error("json: at byte N: ...")
+// where N is the 0-based offset of the byte where the problem showed: bad
+// syntax or UTF-8 (in the library's words), a duplicate key (named with where
+// it sits), nesting or size past the limits (refused before allocating more).
+// Numbers keep the library's kinds: 2 is unsigned, -2 integer, 2.0 and 1e3
+// float, so a caller can refuse anything but an exact non-negative integer.
+nlohmann::json parse_json(std::string_view text, const JsonLimits& limits);
 
 }  // namespace glass::io

@@ -30,28 +30,37 @@ struct Entry {
   uint64_t begin, end;
 };
 
-Entry parse_entry(const std::string& name, const Json& j) {
-  if (!j.is(Json::Kind::object)) fail("entry \"" + name + "\" is not an object");
-  const Json* dt = j.find("dtype");
-  const Json* shape = j.find("shape");
-  const Json* offsets = j.find("data_offsets");
-  if (!dt || !dt->is(Json::Kind::string)) fail("entry \"" + name + "\" has no dtype string");
-  if (!shape || !shape->is(Json::Kind::array)) fail("entry \"" + name + "\" has no shape array");
-  if (!offsets || !offsets->is(Json::Kind::array) || offsets->items().size() != 2)
+// What a header may hold, refused before it is allocated: a header nests 3
+// deep (the root, an entry, its shape), the format's own reader stops at 100 MB,
+// and a million values is a hundred thousand tensors.
+constexpr uint64_t kMaxHeaderBytes = 100'000'000;
+constexpr JsonLimits kHeaderLimits{.max_depth = 3, .max_values = 1u << 20};
+// Sizes and offsets stay exact in a double (and in JavaScript).
+constexpr uint64_t kMaxWhole = uint64_t{1} << 53;
+
+Entry parse_entry(const std::string& name, const nlohmann::json& j) {
+  if (!j.is_object()) fail("entry \"" + name + "\" is not an object");
+  const auto dt = j.find("dtype");
+  const auto shape = j.find("shape");
+  const auto offsets = j.find("data_offsets");
+  if (dt == j.end() || !dt->is_string()) fail("entry \"" + name + "\" has no dtype string");
+  if (shape == j.end() || !shape->is_array()) fail("entry \"" + name + "\" has no shape array");
+  if (offsets == j.end() || !offsets->is_array() || offsets->size() != 2)
     fail("entry \"" + name + "\" needs data_offsets [begin, end]");
   Entry e{name, DType::f32, {}, 0, 0};
-  if (dt->as_string() == "F32") e.dtype = DType::f32;
-  else if (dt->as_string() == "F64") e.dtype = DType::f64;
-  else fail("entry \"" + name + "\" has dtype \"" + dt->as_string() + "\"; only F32 and F64 are supported");
-  auto whole = [&](const Json& v, const char* what) {
-    const double x = v.is(Json::Kind::number) ? v.as_number() : -1;
-    if (!(x >= 0 && x <= 9.0e15 && x == static_cast<double>(static_cast<uint64_t>(x))))
-      fail("entry \"" + name + "\" has a bad " + what + " (must be a whole number >= 0)");
-    return static_cast<uint64_t>(x);
+  const std::string& dtype = dt->get_ref<const std::string&>();
+  if (dtype == "F32") e.dtype = DType::f32;
+  else if (dtype == "F64") e.dtype = DType::f64;
+  else fail("entry \"" + name + "\" has dtype \"" + dtype + "\"; only F32 and F64 are supported");
+  // Only an integer token: 2.0, 1e3, -2 and 2^64 are refused, as the format's own reader does.
+  auto whole = [&](const nlohmann::json& v, const char* what) {
+    if (!v.is_number_unsigned() || v.get<uint64_t>() > kMaxWhole)
+      fail("entry \"" + name + "\" has a bad " + what + " " + v.dump() + " (must be a whole number from 0 to 2^53)");
+    return v.get<uint64_t>();
   };
-  for (const Json& s : shape->items()) e.shape.push_back(static_cast<int64_t>(whole(s, "shape size")));
-  e.begin = whole(offsets->items()[0], "data offset");
-  e.end = whole(offsets->items()[1], "data offset");
+  for (const auto& s : *shape) e.shape.push_back(static_cast<int64_t>(whole(s, "shape size")));
+  e.begin = whole((*offsets)[0], "data offset");
+  e.end = whole((*offsets)[1], "data offset");
   if (e.end < e.begin) fail("entry \"" + name + "\" has data_offsets that end before they begin");
   // numel in double first: absurd shapes must not overflow int64
   double count = 1;
@@ -72,23 +81,26 @@ SafetensorsFile parse_safetensors(std::span<const uint8_t> bytes) {
   if (header_len > bytes.size() - 8)
     fail("header length " + std::to_string(header_len) + " runs past the end of the " + std::to_string(bytes.size()) +
          "-byte file (truncated or not a safetensors file)");
+  if (header_len > kMaxHeaderBytes)
+    fail("header length " + std::to_string(header_len) + " is over the " + std::to_string(kMaxHeaderBytes) +
+         "-byte limit (not a safetensors file?)");
   const std::string_view header(reinterpret_cast<const char*>(bytes.data() + 8), header_len);
-  Json root;
+  nlohmann::json root;
   try {
-    root = Json::parse(header);
+    root = parse_json(header, kHeaderLimits);
   } catch (const Error& e) {
     fail(std::string("bad header: ") + e.what());
   }
-  if (!root.is(Json::Kind::object)) fail("header is not a JSON object");
+  if (!root.is_object()) fail("header is not a JSON object");
 
   SafetensorsFile file;
   std::vector<Entry> entries;
-  for (const auto& [name, j] : root.members()) {
+  for (const auto& [name, j] : root.items()) {
     if (name == "__metadata__") {
-      if (!j.is(Json::Kind::object)) fail("__metadata__ is not an object");
-      for (const auto& [k, v] : j.members()) {
-        if (!v.is(Json::Kind::string)) fail("__metadata__ value \"" + k + "\" is not a string");
-        file.metadata[k] = v.as_string();
+      if (!j.is_object()) fail("__metadata__ is not an object");
+      for (const auto& [k, v] : j.items()) {
+        if (!v.is_string()) fail("__metadata__ value \"" + k + "\" is not a string");
+        file.metadata[k] = v.get<std::string>();
       }
       continue;
     }
@@ -120,28 +132,26 @@ SafetensorsFile parse_safetensors(std::span<const uint8_t> bytes) {
 }
 
 std::vector<uint8_t> serialize_safetensors(const NamedTensors& tensors, const std::map<std::string, std::string>& metadata) {
-  Json header = Json::object();
+  // Keys in byte order (the library's std::map), compact, integers as integers.
+  nlohmann::json header = nlohmann::json::object();
   uint64_t offset = 0;
   for (const auto& [name, t] : tensors) {
     if (name == "__metadata__") fail("a tensor cannot be named __metadata__");
-    if (header.find(name)) fail("two tensors are named \"" + name + "\"");
-    Json entry = Json::object();
-    entry.set("dtype", Json::string(t.dtype() == DType::f32 ? "F32" : "F64"));
-    Json shape = Json::array();
-    for (int64_t s : t.shape()) shape.push(Json::number(static_cast<double>(s)));
-    entry.set("shape", std::move(shape));
+    if (header.contains(name)) fail("two tensors are named \"" + name + "\"");
     const uint64_t size = static_cast<uint64_t>(t.numel()) * dtype_size(t.dtype());
-    entry.set("data_offsets", Json::array({Json::number(static_cast<double>(offset)),
-                                           Json::number(static_cast<double>(offset + size))}));
-    header.set(name, std::move(entry));
+    header[name] = {{"dtype", t.dtype() == DType::f32 ? "F32" : "F64"},
+                    {"shape", t.shape()},
+                    {"data_offsets", {offset, offset + size}}};
     offset += size;
   }
-  if (!metadata.empty()) {
-    Json meta = Json::object();
-    for (const auto& [k, v] : metadata) meta.set(k, Json::string(v));
-    header.set("__metadata__", std::move(meta));
+  if (!metadata.empty()) header["__metadata__"] = metadata;
+  std::string text;
+  try {
+    text = header.dump();
+  } catch (const nlohmann::json::type_error& e) {  // the only one dump throws: a string that is not UTF-8
+    const std::string what = e.what();             // "[json.exception.type_error.316] invalid UTF-8 byte at ..."
+    fail("tensor names and metadata must be UTF-8 text: " + what.substr(what.find("] ") + 2));
   }
-  std::string text = header.dump();
   text.append((8 - text.size() % 8) % 8, ' ');  // keep the data 8-byte aligned, as the format recommends
   std::vector<uint8_t> out(8 + text.size() + offset);
   for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(static_cast<uint64_t>(text.size()) >> (8 * i));

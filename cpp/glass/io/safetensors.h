@@ -5,8 +5,10 @@
 // data after the header), then the raw little-endian data. F32 and F64 only.
 //
 // Reading refuses, with a message naming the problem: a file shorter than 8
-// bytes, a header length past the end, bad JSON, an unknown dtype, a shape
-// that does not match its byte range, offsets out of range or overlapping.
+// bytes, a header length past the end (or over 100 MB), bad JSON (with the
+// byte), duplicate keys, nesting deeper than a header needs, an unknown dtype,
+// a size or offset that is not a whole number, a shape that does not match its
+// byte range, offsets out of range or overlapping.
 #include <cstdint>
 #include <map>
 #include <span>

@@ -4,7 +4,7 @@
 // the last byte gets no gradient, norm.final is not part of the stream).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt } from '../../web/src/app/format';
-import type { TensorSelection } from '../../web/src/app/protocol';
+import type { TensorSelection } from '../../web/src/protocol/model';
 import type { Glass } from '../../web/src/core';
 import {
   compareNotice,
@@ -16,14 +16,17 @@ import {
   tensorNotice,
 } from '../../web/src/widgets/inspector/inspectorNotices';
 import { inspect } from '../../web/src/worker/inspector';
-import { loadTestGlassWithModel } from './load';
+import { loadTestWorkerWithModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 describe('inspector notices, on the shipped model', () => {
+  let w: WorkerState;
   let glass: Glass;
   const run = (text: string, show: TensorSelection) =>
-    inspect(glass, { run: { text, eps: 1e-6, dtype: 'float32' }, show });
+    inspect(w, { run: { text, eps: 1e-6, dtype: 'float32' }, show });
   beforeAll(async () => {
-    glass = await loadTestGlassWithModel();
+    w = await loadTestWorkerWithModel();
+    glass = w.glass;
   });
   afterAll(() => expect(glass.liveHandles()).toBe(0));
 

@@ -7,23 +7,28 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DTypeName, Glass } from '../../web/src/core';
-import { loadedModel } from '../../web/src/worker/inspector';
+import { needModel } from '../../web/src/worker/state';
 import { attentionLayer, attentionPattern, blockWeights, ropeOffset, ropeTables, rope } from '../../web/src/worker/lessonOps/attention';
 import { lessonChecks, parseLesson } from '../../web/src/lessons/parse';
-import { evaluate, lesson, runCode } from '../../web/src/worker/lessons';
-import { loadTestGlassWithModel } from './load';
+import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
+import { handlers } from '../../web/src/worker/handlers';
+import { loadTestWorkerWithModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 const TEXT = 'In the beginning God created the heaven and the earth.';
 
+let w: WorkerState;
+
 let glass: Glass;
 beforeAll(async () => {
-  glass = await loadTestGlassWithModel();
+  w = await loadTestWorkerWithModel();
+    glass = w.glass;
 });
 afterAll(() => expect(glass.liveHandles()).toBe(0));
 
 /** Largest |rebuilt − model| relative to the largest |model| value, for one block. */
 function layerError(block: number, dtype: DTypeName): number {
-  const { model, info } = loadedModel()!;
+  const { model, info } = needModel(w);
   const run = model.run(TEXT, { backward: false, eps: info.eps, dtype });
   try {
     return glass.scope(() => {
@@ -52,7 +57,7 @@ describe('attention rebuilt from core ops matches the C++ model', () => {
 
 describe('the attention-pattern widget', () => {
   it('a causal, row-stochastic (n, n) pattern with byte labels, and the rebuilt layer agrees with the model', () => {
-    const r = attentionPattern(glass, { text: 'Hello, world', block: 2, head: 3 });
+    const r = attentionPattern(w, { text: 'Hello, world', block: 2, head: 3 });
     const n = 12;
     expect(r.labels).toHaveLength(n);
     expect(r.labels[5]).toBe(',');
@@ -73,26 +78,25 @@ describe('the attention-pattern widget', () => {
     expect(r.maxDiff / r.maxAbs).toBeLessThan(1e-4);
   });
   it('different heads of one block have different patterns', () => {
-    const a = attentionPattern(glass, { text: TEXT, block: 0, head: 0 }).weights;
-    const b = attentionPattern(glass, { text: TEXT, block: 0, head: 1 }).weights;
+    const a = attentionPattern(w, { text: TEXT, block: 0, head: 0 }).weights;
+    const b = attentionPattern(w, { text: TEXT, block: 0, head: 1 }).weights;
     const diff = a.flat().reduce((m, v, i) => Math.max(m, Math.abs(v - b.flat()[i])), 0);
     expect(diff).toBeGreaterThan(0.01);
   });
-  it('goes through the lesson request switch', () => {
-    const o = lesson(glass, { op: 'attentionPattern', input: { text: 'ab', block: 0, head: 0 } });
-    expect(o.op).toBe('attentionPattern');
+  it("is the worker's 'attentionPattern' request", () => {
+    expect(handlers.attentionPattern(w, { text: 'ab', block: 0, head: 0 }).labels).toEqual(['a', 'b']);
   });
   it('refuses long prompts, empty prompts, and blocks or heads out of range, with a message', () => {
-    expect(() => attentionPattern(glass, { text: 'x'.repeat(129), block: 0, head: 0 })).toThrow(/129 bytes.*at most 128/);
-    expect(() => attentionPattern(glass, { text: 'é'.repeat(65), block: 0, head: 0 })).toThrow(/130 bytes/);
-    expect(() => attentionPattern(glass, { text: '', block: 0, head: 0 })).toThrow(/at least one byte/);
-    expect(() => attentionPattern(glass, { text: 'ab', block: 4, head: 0 })).toThrow(/block must be a whole number from 0 to 3/);
-    expect(() => attentionPattern(glass, { text: 'ab', block: -1, head: 0 })).toThrow(/block/);
-    expect(() => attentionPattern(glass, { text: 'ab', block: 0, head: 4 })).toThrow(/head must be a whole number from 0 to 3/);
-    expect(() => attentionPattern(glass, { text: 'ab', block: 0, head: NaN })).toThrow(/head/);
-    expect(() => attentionPattern(glass, { text: 'ab', block: 1.5, head: 0 })).toThrow(/block/);
+    expect(() => attentionPattern(w, { text: 'x'.repeat(129), block: 0, head: 0 })).toThrow(/129 bytes.*at most 128/);
+    expect(() => attentionPattern(w, { text: 'é'.repeat(65), block: 0, head: 0 })).toThrow(/130 bytes/);
+    expect(() => attentionPattern(w, { text: '', block: 0, head: 0 })).toThrow(/at least one byte/);
+    expect(() => attentionPattern(w, { text: 'ab', block: 4, head: 0 })).toThrow(/block must be a whole number from 0 to 3/);
+    expect(() => attentionPattern(w, { text: 'ab', block: -1, head: 0 })).toThrow(/block/);
+    expect(() => attentionPattern(w, { text: 'ab', block: 0, head: 4 })).toThrow(/head must be a whole number from 0 to 3/);
+    expect(() => attentionPattern(w, { text: 'ab', block: 0, head: NaN })).toThrow(/head/);
+    expect(() => attentionPattern(w, { text: 'ab', block: 1.5, head: 0 })).toThrow(/block/);
     // a 128-byte prompt is fine
-    expect(attentionPattern(glass, { text: 'x'.repeat(128), block: 3, head: 3 }).weights).toHaveLength(128);
+    expect(attentionPattern(w, { text: 'x'.repeat(128), block: 3, head: 3 }).weights).toHaveLength(128);
   });
 });
 
@@ -113,19 +117,19 @@ describe('RoPE', () => {
     });
   });
   it('the dot product depends on the offset only', () => {
-    const r = ropeOffset(glass, { query: 5, key: 2 });
+    const r = ropeOffset(w, { query: 5, key: 2 });
     expect(r.shifted[0]).toMatchObject({ query: 5, key: 2 });
     expect(r.shifted.map((x) => x.query - x.key)).toEqual(r.shifted.map(() => 3));
     for (const x of r.shifted) expect(Math.abs(x.dot - r.shifted[0].dot)).toBeLessThan(1e-12);
     expect(r.offsets[0]).toMatchObject({ query: 5, key: 5 });
     expect(Math.abs(r.offsets[0].dot - r.plain)).toBeLessThan(1e-12); // offset 0: as if unrotated
     expect(Math.abs(r.offsets[1].dot - r.shifted[0].dot)).toBeGreaterThan(1e-3);
-    expect(ropeOffset(glass, { query: 127, key: 0 }).shifted).toHaveLength(1);
+    expect(ropeOffset(w, { query: 127, key: 0 }).shifted).toHaveLength(1);
   });
   it('refuses positions out of range or a key after the query', () => {
-    expect(() => ropeOffset(glass, { query: 128, key: 0 })).toThrow(/0 to 127/);
-    expect(() => ropeOffset(glass, { query: 3, key: 4 })).toThrow(/never sees a later key/);
-    expect(() => ropeOffset(glass, { query: NaN, key: 0 })).toThrow(/query position/);
+    expect(() => ropeOffset(w, { query: 128, key: 0 })).toThrow(/0 to 127/);
+    expect(() => ropeOffset(w, { query: 3, key: 4 })).toThrow(/never sees a later key/);
+    expect(() => ropeOffset(w, { query: NaN, key: 0 })).toThrow(/query position/);
   });
 });
 
@@ -134,21 +138,21 @@ describe("the lesson's code cells", () => {
   const lessonFile = parseLesson('attention', source);
   const cells = lessonFile.steps.flatMap((s) => s.blocks.flatMap((b) => (b.kind === 'code' ? [b.code] : [])));
   it('the RoPE cell prints the same dot product for offsets 3 and 3, another for 4', () => {
-    const out = runCode(glass, cells.find((c) => c.includes('query 13, key 10'))!);
+    const out = runCode(w, cells.find((c) => c.includes('query 13, key 10'))!);
     expect(out.error).toBeNull();
     const [a, b, c] = out.output.split('\n').map((l) => Number(l.split(':')[1]));
     expect(Math.abs(a - b)).toBeLessThan(1e-12 * Math.abs(a));
     expect(Math.abs(a - c)).toBeGreaterThan(1e-3);
   });
   it('the rebuild cell finds the model within float64 rounding', () => {
-    const out = runCode(glass, cells.at(-1)!);
+    const out = runCode(w, cells.at(-1)!);
     expect(out.error).toBeNull();
     const [scale, diff] = out.output.split('\n').map((l) => Number(l.split(':')[1]));
     expect(scale).toBeGreaterThan(0.01);
     expect(diff / scale).toBeLessThan(1e-12);
   });
   it('the checks of the lesson come out as the text says', () => {
-    const [zeros, heads, params, perLayer] = evaluate(glass, [
+    const [zeros, heads, params, perLayer] = evaluate(w, [
       lessonChecks(lessonFile).find((c) => c.id === 'zero-count')!.answer,
       'model.info().heads',
       "model.info().parameterTable.find((g) => g.kind === 'attention').params",

@@ -4,9 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { formatNumber, formatValue } from '../../web/src/lessons/format';
-import { formatArray, formatPlain, formatScalar, markFloat } from '../../web/src/lessons/numpyFormat';
-import { runCode } from '../../web/src/worker/lessons';
-import { loadTestGlassWithModel } from './load';
+import { formatArray, formatPlain, formatScalar, markFloat } from '../../web/src/shared/numpyFormat';
+import { runCode } from '../../web/src/worker/lessonOps/code';
+import { loadTestWorkerWithModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 describe('plain numbers and arrays', () => {
   it('whole numbers print as integers, one line for a list, aligned rows for a matrix', () => {
@@ -50,13 +51,15 @@ describe('inline values and revealed answers', () => {
 });
 
 describe('code cells print what they print, through the real core', () => {
+  let w: WorkerState;
   let glass: Glass;
   beforeAll(async () => {
-    glass = await loadTestGlassWithModel();
+    w = await loadTestWorkerWithModel();
+    glass = w.glass;
   });
   afterAll(() => expect(glass.liveHandles()).toBe(0));
   const out = (code: string) => {
-    const r = runCode(glass, code);
+    const r = runCode(w, code);
     expect(r.error).toBeNull();
     return r.output;
   };

@@ -13,7 +13,7 @@ import type { ModelInfo, ModelRun } from '../core/model';
 import type { DTypeName } from '../core/types';
 import { DEFAULT_MODEL_EPS } from './inspectorSettings';
 import { ensureWeights, weights } from './inspectorState';
-import { core } from './state';
+import { core } from './core';
 
 export interface ConsoleModel {
   /** Forward (+ backward) of the next-byte loss in the worker: { loss, ids, snapshots, grads, paramGradNorms }. */
@@ -34,7 +34,7 @@ const model: ConsoleModel = {
       const w = weights.peek();
       throw new ConsoleError(w.status === 'failed' ? w.message : 'the weights are not loaded');
     }
-    const o = await core.request('modelRun', {
+    const o = await core().request('modelRun', {
       text: String(text),
       eps: options.eps ?? DEFAULT_MODEL_EPS,
       dtype: options.dtype ?? 'float32',
@@ -46,7 +46,7 @@ const model: ConsoleModel = {
   },
   async bench(text, options = {}) {
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
-    const o = await core.request('benchRun', {
+    const o = await core().request('benchRun', {
       text: String(text),
       eps: options.eps ?? DEFAULT_MODEL_EPS,
       dtype: options.dtype ?? 'float32',

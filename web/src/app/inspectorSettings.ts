@@ -8,7 +8,7 @@
 // `tensor` names the layer too (blocks.{layer}.…). The lab owns eps/dtype/grad,
 // so the model-wide ones are meps/mdtype and the value/gradient switch is `of`.
 import { DTYPES, checkEps, parseNumber } from './labSettings';
-import type { DTypeName } from './protocol';
+import type { DTypeName } from '../protocol/base';
 
 /** DESIGN.md: 4 blocks, a 128-byte context (the loaded weights are checked against these too). */
 export const BLOCKS = 4;

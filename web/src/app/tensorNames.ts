@@ -102,16 +102,8 @@ export function withCode(code: string): string {
   return t.name === code ? code : `${t.name} (${code})`;
 }
 
-/**
- * The stream's tensors from the input end, then the final RMSNorm (which is not
- * part of the stream but is where backward starts inside the model).
- */
-export function depthNames(blocks: number): string[] {
-  const names = ['embed'];
-  for (let i = 0; i < blocks; i++) names.push(`blocks.${i}.resid.attn`, `blocks.${i}.resid.ffn`);
-  names.push('norm.final');
-  return names;
-}
+// The stream by depth is part of the protocol (the worker computes it too).
+export { depthNames } from '../protocol/model';
 
 // ---- parameters ----
 

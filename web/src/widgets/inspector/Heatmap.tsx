@@ -3,7 +3,7 @@
 // Hover (or focus and use the arrow keys) to read position, coordinate and value.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { ShownTensor } from '../../app/protocol';
+import type { ShownTensor } from '../../protocol/base';
 import { colourScale, divergingRgb, legendGradient } from './colors';
 import './Heatmap.css';
 

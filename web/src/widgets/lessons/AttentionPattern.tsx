@@ -4,10 +4,10 @@
 // row sums, and how far the rebuilt layer is from the model's own output.
 import { useEffect, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { weights as weightsState } from '../../app/inspectorState';
+import { useWeights } from '../../viewmodels/model';
 import { withCode } from '../../app/tensorNames';
-import type { AttentionPatternResult } from '../../lessons/attentionProtocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { AttentionPatternResult } from '../../protocol/lessons/attention';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import { AttentionHeatmap } from './AttentionHeatmap';
 import './Attention.css';
@@ -33,9 +33,9 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
 
   // empty or non-numeric fields go to the worker as NaN: it refuses them with a message
   const input = { text, block: block.trim() === '' ? NaN : Number(block), head: head.trim() === '' ? NaN : Number(head) };
-  const { result: r, error } = useLessonOp('attention-pattern', { op: 'attentionPattern', input }, [text, block, head], { keepLast: true });
+  const { result: r, error } = useLessonOp('attentionPattern', input, [text, block, head], { keepLast: true });
 
-  const w = weightsState.value;
+  const w = useWeights();
   const n = r?.labels.length ?? 0;
   const shownRow = r === null ? null : Math.min(row ?? n - 1, n - 1);
   // bar lengths relative to the row's largest weight (display scaling only)

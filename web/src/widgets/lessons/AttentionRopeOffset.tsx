@@ -4,8 +4,8 @@
 // offsets from the same query.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { RopeOffsetResult, RopeOffsetRow } from '../../lessons/attentionProtocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { RopeOffsetResult, RopeOffsetRow } from '../../protocol/lessons/attention';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { extremes } from '../inspector/inspectorNotices';
 import { ToNotice } from '../ToNotice';
 import './Attention.css';
@@ -43,7 +43,7 @@ export function AttentionRopeOffset() {
   const [query, setQuery] = useState('5');
   const [key, setKey] = useState('2');
   // the RoPE base comes from the loaded model's configuration
-  const { result: r, error } = useLessonOp('rope-offset', { op: 'ropeOffset', input: { query: field(query), key: field(key) } }, [query, key], { keepLast: true });
+  const { result: r, error } = useLessonOp('ropeOffset', { query: field(query), key: field(key) }, [query, key], { keepLast: true });
 
   const chosen = r?.shifted[0];
   return (

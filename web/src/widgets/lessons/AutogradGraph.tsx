@@ -1,11 +1,11 @@
 // A small expression of a and b, recorded by the core as it runs, then
 // differentiated: every node of the graph with its value and the gradient of y
-// that flowed back into it. Computed in the worker (the 'graph' lesson op).
-import { useEffect, useState } from 'preact/hooks';
+// that flowed back into it. Computed in the worker (the 'autogradGraph' request).
+import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { GraphNodeView } from '../../app/protocol';
-import { ask } from '../../lessons/lessonCore';
-import { GRAPH_EXPRESSIONS, type GraphExpression, type GraphResult } from '../../lessons/protocol';
+import type { GraphNodeView } from '../../protocol/base';
+import { GRAPH_EXPRESSIONS, type GraphExpression } from '../../protocol/lessons/autograd';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { GraphChain } from '../lab/GraphChain';
 import { parseList } from './BroadcastExplorer';
 import './lessonWidgets.css';
@@ -25,22 +25,16 @@ export function AutogradGraph() {
   const [expression, setExpression] = useState<GraphExpression>('mul-add');
   const [aText, setAText] = useState('1, 2, 3');
   const [bText, setBText] = useState('4, 5, 6');
-  const [result, setResult] = useState<GraphResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const a = parseList(aText, false);
   const b = parseList(bText, false);
   const inputProblem =
     a === null || b === null ? 'Type numbers separated by commas.' : a.length !== b.length ? `a has ${a.length} values and b has ${b.length}: give them the same length.` : null;
 
-  useEffect(() => {
-    if (inputProblem !== null || a === null || b === null) return;
-    void ask('autograd-graph', { op: 'graph', input: { expression, a, b } }).then((o) => {
-      if (o.status === 'ok') {
-        setResult(o.value.result);
-        setError(null);
-      } else if (o.status === 'error') setError(o.error.message);
-    });
-  }, [expression, aText, bText]);
+  const { result, error } = useLessonOp('autogradGraph', { expression, a: a ?? [], b: b ?? [] }, [expression, aText, bText], {
+    needsModel: false,
+    keepLast: true,
+    skip: inputProblem !== null,
+  });
 
   return (
     <div class="lesson-widget" data-testid="widget-autograd-graph">

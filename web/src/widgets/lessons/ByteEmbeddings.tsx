@@ -5,9 +5,9 @@
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { Heatmap } from '../inspector/Heatmap';
-import type { ByteTextResult } from '../../lessons/bytesProtocol';
+import type { ByteTextResult } from '../../protocol/lessons/bytes';
 import { tensorName } from '../../app/tensorNames';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
@@ -34,7 +34,7 @@ function notice(r: ByteTextResult): string {
 
 export function ByteEmbeddings() {
   const [text, setText] = useState('Café 🙂');
-  const { result: r, error, pending } = useLessonOp('byte-text', { op: 'byteText', input: { text } }, [text]);
+  const { result: r, error, pending } = useLessonOp('byteText', { text }, [text]);
   return (
     <div class="lesson-widget byte-embeddings" data-testid="widget-byte-embeddings">
       <div class="widget-row">

@@ -3,8 +3,8 @@
 // the sum of ∂loss/∂embed over the positions where the byte occurs.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { EmbedGradResult } from '../../lessons/bytesProtocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { EmbedGradResult } from '../../protocol/lessons/bytes';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
@@ -26,7 +26,7 @@ function notice(r: EmbedGradResult): string {
 
 export function EmbeddingGrad() {
   const [text, setText] = useState('banana');
-  const { result: r, error, pending } = useLessonOp('embed-grad', { op: 'embedGrad', input: { text } }, [text]);
+  const { result: r, error, pending } = useLessonOp('embedGrad', { text }, [text]);
   return (
     <div class="lesson-widget be-grad" data-testid="widget-embedding-grad">
       <div class="widget-row">

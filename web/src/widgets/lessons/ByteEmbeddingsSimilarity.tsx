@@ -3,8 +3,8 @@
 // nearly the same way as the first.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { BytePairResult } from '../../lessons/bytesProtocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { BytePairResult } from '../../protocol/lessons/bytes';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
@@ -28,7 +28,7 @@ function notice(r: BytePairResult): string {
 export function ByteSimilarity() {
   const [a, setA] = useState('a');
   const [b, setB] = useState('A');
-  const { result: r, error, pending } = useLessonOp('byte-pair', { op: 'bytePair', input: { a, b } }, [a, b]);
+  const { result: r, error, pending } = useLessonOp('bytePair', { a, b }, [a, b]);
   return (
     <div class="lesson-widget" data-testid="widget-byte-similarity">
       <div class="widget-row">

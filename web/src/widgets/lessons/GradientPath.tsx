@@ -1,10 +1,10 @@
 // y = x + F(x) with F a small linear map s·A: the Jacobian I + s·A and its
 // singular values, against the branch alone (s·A); a depth slider multiplies L
 // such Jacobians. Singular values by core ops in the worker (matmul + power iteration).
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { ask } from '../../lessons/lessonCore';
-import type { PathResult } from '../../lessons/protocol';
+import { useLessonOp } from '../../viewmodels/lessonOp';
+import type { PathResult } from '../../protocol/lessons/rmsnorm';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 
@@ -29,16 +29,7 @@ export function GradientPath() {
   const [map, setMap] = useState('shear');
   const [scale, setScale] = useState(0.5);
   const [depth, setDepth] = useState(8);
-  const [r, setR] = useState<PathResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    void ask('path', { op: 'path', input: { matrix: MAPS[map].matrix, scale, depth } }).then((o) => {
-      if (o.status === 'ok') {
-        setR(o.value.result);
-        setError(null);
-      } else if (o.status === 'error') setError(o.error.message);
-    });
-  }, [map, scale, depth]);
+  const { result: r, error } = useLessonOp('gradientPath', { matrix: MAPS[map].matrix, scale, depth }, [map, scale, depth], { needsModel: false, keepLast: true });
   const m = MAPS[map].matrix;
   const last = r ? r.residualDepth[r.residualDepth.length - 1] : null;
   const lastB = r ? r.branchDepth[r.branchDepth.length - 1] : null;

@@ -1,7 +1,6 @@
 // A guided tour of the inspector: each stop is an address (view and selection
 // in the URL) that opens the inspector on the tensors to compare.
-import { useEffect } from 'preact/hooks';
-import { ensureWeights, weights } from '../../app/inspectorState';
+import { useWeights } from '../../viewmodels/model';
 import { withCode } from '../../app/tensorNames';
 import { openAddress } from '../../lessons/route';
 import './lessonWidgets.css';
@@ -32,8 +31,7 @@ const stops = (d: string, vocab: string) => [
 ];
 
 export function InspectorTour() {
-  useEffect(() => void ensureWeights(), []);
-  const w = weights.value;
+  const w = useWeights({ load: true });
   const STOPS = w.status === 'ready' ? stops(String(w.info.d), String(w.info.vocab)) : stops('d', 'V');
   return (
     <ol class="lesson-widget tour" data-testid="widget-inspector-tour">

@@ -5,12 +5,13 @@
 // there), are computed on the widget's own channel, and never reach the lab's
 // settings or the address, except through "Open these settings in the RMSNorm
 // lab", which hands them over because the learner asked for that.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { fmtScale } from '../../app/format';
 import { C_LOG10, DEFAULT_LAB, parseLabArgs, presetVector, withX, type LabSettings } from '../../app/labSettings';
-import type { ErrorData, LabResult } from '../../app/protocol';
-import { labChannels, openInLab, restartListeners } from '../../app/state';
-import { lessonRoute } from '../../lessons/route';
+import type { ErrorData } from '../../protocol/base';
+import type { LabResult } from '../../protocol/lab';
+import { useSeed } from '../../viewmodels/lab';
+import { openInLab, useLabResult, useWidgetPlace } from '../../viewmodels/lessonLab';
 import { EpsilonControl } from '../lab/EpsilonControl';
 import { LogSlider } from '../lab/LogSlider';
 import { NormComparison } from '../lab/NormComparison';
@@ -26,43 +27,9 @@ type Args = { args: Record<string, string> };
 /** What the learner did in each widget, by "lesson/step/widget", for this page's session. */
 const memory = new Map<string, LabSettings>();
 
-interface WidgetResult {
-  /** The settings `result` was computed from. */
-  settings: LabSettings | null;
-  result: LabResult | null;
-  error: ErrorData | null;
-}
-
-/** Asks the core on the widget's own channel whenever its settings change (and after a worker restart). */
-function useLabResult(channel: string, settings: LabSettings): WidgetResult {
-  const [answer, setAnswer] = useState<WidgetResult & { channel: string }>({ channel, settings: null, result: null, error: null });
-  const [restarts, setRestarts] = useState(0);
-  useEffect(() => {
-    const listener = () => setRestarts((n) => n + 1);
-    restartListeners.push(listener);
-    return () => {
-      restartListeners.splice(restartListeners.indexOf(listener), 1);
-    };
-  }, []);
-  useEffect(() => {
-    let live = true;
-    void labChannels.ask(channel, settings).then((o) => {
-      if (!live || o.status === 'stale') return;
-      if (o.status === 'ok') setAnswer({ channel, settings, result: o.value, error: null });
-      else setAnswer((a) => ({ channel, settings, result: a.channel === channel ? a.result : null, error: o.error }));
-    });
-    return () => {
-      live = false;
-    };
-  }, [channel, settings, restarts]);
-  // A result from another step's widget (the same component reused) is not this one's.
-  return answer.channel === channel ? answer : { settings: null, result: null, error: null };
-}
-
 /** The widget's own settings (remembered per lesson, step and widget) and its result. */
 function useWidgetLab(widget: string, args: Record<string, string>) {
-  const route = lessonRoute.value;
-  const key = `${route.slug ?? ''}/${route.step + 1}/${widget}`;
+  const key = useWidgetPlace(widget);
   const argsKey = JSON.stringify(args);
   const parsed = useMemo(() => parseLabArgs(args), [argsKey]);
   const defaults = parsed.ok ? parsed.value : DEFAULT_LAB;
@@ -176,9 +143,10 @@ export function EpsilonLabWidget({ args }: Args) {
 }
 
 export function SeedExampleWidget() {
+  const seed = useSeed();
   return (
     <div class="lesson-widget" data-testid="widget-seed-example">
-      <SeedExample />
+      <SeedExample rows={seed.rows} error={seed.error} />
     </div>
   );
 }

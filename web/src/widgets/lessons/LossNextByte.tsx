@@ -4,9 +4,9 @@
 // computed in the worker (the 'nextByteLoss' lesson op), in float64.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { weights } from '../../app/inspectorState';
-import { useLessonOp } from '../../lessons/useLessonOp';
-import type { NextByteLossResult } from '../../lessons/lossProtocol';
+import { useWeights } from '../../viewmodels/model';
+import { useLessonOp } from '../../viewmodels/lessonOp';
+import type { NextByteLossResult } from '../../protocol/lessons/loss';
 import { ToNotice } from '../ToNotice';
 import { LogitsGradRow } from './LogitsGradRow';
 import { LossStrip } from './LossStrip';
@@ -46,13 +46,13 @@ export function NextByteLoss() {
   const [positionText, setPositionText] = useState('');
   const position = readPosition(positionText);
   // on bad input the last result stays, dimmed, beside the message
-  const { result: r, error } = useLessonOp('next-byte-loss', { op: 'nextByteLoss', input: { text, position } }, [text, positionText], { keepLast: true });
+  const { result: r, error } = useLessonOp('nextByteLoss', { text, position }, [text, positionText], { keepLast: true });
 
   const choose = (s: string) => {
     setText(s);
     setPositionText(''); // a new text opens its last prediction
   };
-  const w = weights.value;
+  const w = useWeights();
   return (
     <div class="lesson-widget next-byte-loss" data-testid="widget-next-byte-loss">
       <div class="widget-row">

@@ -3,10 +3,10 @@
 // the next-byte loss in the worker.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { weights } from '../../app/inspectorState';
+import { useWeights } from '../../viewmodels/model';
 import { tensorName } from '../../app/tensorNames';
-import type { ModelGradsResult } from '../../lessons/protocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { ModelGradsResult } from '../../protocol/lessons/rmsnorm';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 
@@ -32,9 +32,9 @@ function notice(r: ModelGradsResult): string {
 
 export function ModelGradNorms() {
   const [text, setText] = useState('In the beginning God created the heaven and the earth.');
-  const { result: r, error } = useLessonOp('model-grads', { op: 'modelGrads', input: { text } }, [text], { keepLast: true });
+  const { result: r, error } = useLessonOp('modelGrads', { text }, [text], { keepLast: true });
   const max = r ? Math.max(...r.norms) : 1;
-  const w = weights.value;
+  const w = useWeights();
   return (
     <div class="lesson-widget" data-testid="widget-model-grad-norms">
       <label class="widget-row">

@@ -5,10 +5,10 @@
 // ('modelSwiglu' lesson op). This file maps those numbers to text and pixels.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { weights } from '../../app/inspectorState';
-import type { ModelSwigluResult } from '../../lessons/swigluProtocol';
+import { useWeights } from '../../viewmodels/model';
+import type { ModelSwigluResult } from '../../protocol/lessons/swiglu';
 import { withCode } from '../../app/tensorNames';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 import './Swiglu.css';
@@ -27,9 +27,9 @@ export function SwigluModel() {
   const [text, setText] = useState('In the beginning God created the heaven and the earth.');
   const [block, setBlock] = useState(0);
   const [position, setPosition] = useState(LAST);
-  const { result: r, error } = useLessonOp('model-swiglu', { op: 'modelSwiglu', input: { text, block, position } }, [text, block, position], { keepLast: true });
+  const { result: r, error } = useLessonOp('modelSwiglu', { text, block, position }, [text, block, position], { keepLast: true });
 
-  const w = weights.value;
+  const w = useWeights();
   const blocks = w.status === 'ready' ? w.info.blocks : 4;
   return (
     <div class="lesson-widget model-swiglu" data-testid="widget-model-swiglu">

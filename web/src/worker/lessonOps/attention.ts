@@ -5,16 +5,10 @@
 // The C++ original is cpp/glass/nn/attention.cpp and rope.cpp.
 //
 // Letters: n positions, d = 128 width, h = 4 heads, k = 32 head width.
-import { GlassError, type Glass, type Model, type ModelInfo, type Tensor } from '../../core';
+import { GlassError, type Glass, type Model, type Tensor } from '../../core';
 import type { DTypeName } from '../../core';
-import type { AttentionPatternInput, AttentionPatternResult, RopeOffsetInput, RopeOffsetResult, RopeOffsetRow } from '../../lessons/attentionProtocol';
-import { forgetRun, loadedModel } from '../inspector';
-
-function need(): { model: Model; info: ModelInfo } {
-  const m = loadedModel();
-  if (m === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
-  return m;
-}
+import type { AttentionPatternInput, AttentionPatternResult, RopeOffsetInput, RopeOffsetResult, RopeOffsetRow } from '../../protocol/lessons/attention';
+import { needModel, runModel, type WorkerState } from '../state';
 
 /**
  * cos and sin of each position's angles, (n, k): column j belongs to frequency
@@ -86,20 +80,20 @@ export function blockWeights(glass: Glass, model: Model, block: number, dtype: D
 const isIndex = (v: number, size: number) => Number.isInteger(v) && v >= 0 && v < size;
 
 /** The pattern of one head, and how far the whole recomputed layer is from the model's own output. */
-export function attentionPattern(glass: Glass, { text, block, head }: AttentionPatternInput): AttentionPatternResult {
-  const { model, info } = need();
+export function attentionPattern(s: WorkerState, { text, block, head }: AttentionPatternInput): AttentionPatternResult {
+  const glass = s.glass;
+  const { model, info } = needModel(s);
   const bytes = new TextEncoder().encode(text).length;
   if (bytes === 0) throw new GlassError('type a prompt: at least one byte');
   if (bytes > info.context) throw new GlassError(`the prompt is ${bytes} bytes; the model reads at most ${info.context} (its context)`);
   if (!isIndex(block, info.blocks)) throw new GlassError(`block must be a whole number from 0 to ${info.blocks - 1}`);
   if (!isIndex(head, info.heads)) throw new GlassError(`head must be a whole number from 0 to ${info.heads - 1}`);
-  forgetRun(); // the inspector's cached run is replaced
-  const run = model.run(text, { backward: false, eps: info.eps, dtype: 'float32' });
+  const run = runModel(s, { text, eps: info.eps, dtype: 'float32' }, false);
   return glass.scope(() => {
-    const s = run.snapshots[`blocks.${block}.norm.attn`];
-    const x = glass.tensor(s.data, { shape: s.shape, dtype: 'float32' }); // (n, d)
+    const input = run.snapshots[`blocks.${block}.norm.attn`];
+    const x = glass.tensor(input.data, { shape: input.shape, dtype: 'float32' }); // (n, d)
     const { weights, out } = attentionLayer(glass, x, blockWeights(glass, model, block, 'float32'), info.heads, info.ropeBase);
-    const n = s.shape[0];
+    const n = input.shape[0];
     const w = weights.slice(0, head, head + 1).reshape([n, n]); // (n, n)
     const a = run.snapshots[`blocks.${block}.attn`];
     const own = glass.tensor(a.data, { shape: a.shape, dtype: 'float32' }); // (n, d)
@@ -120,8 +114,9 @@ const ROPE_SHIFTS = [0, 1, 7, 30, 90];
 const ROPE_OFFSETS = [0, 1, 2, 3, 5, 8, 13, 21];
 
 /** q·k of two fixed random vectors (seeds 1 and 2) after RoPE at a query and a key position, in float64. */
-export function ropeOffset(glass: Glass, { query, key }: RopeOffsetInput): RopeOffsetResult {
-  const { info } = need();
+export function ropeOffset(s: WorkerState, { query, key }: RopeOffsetInput): RopeOffsetResult {
+  const glass = s.glass;
+  const { info } = needModel(s);
   const k = info.headDim;
   if (!isIndex(query, info.context)) throw new GlassError(`the query position must be a whole number from 0 to ${info.context - 1}`);
   if (!isIndex(key, query + 1)) throw new GlassError(`the key position must be a whole number from 0 to the query position (${query}): a query never sees a later key`);
@@ -139,3 +134,8 @@ export function ropeOffset(glass: Glass, { query, key }: RopeOffsetInput): RopeO
     return { plain: q.mul(kv).sum().item(), shifted, offsets, headDim: k, base: info.ropeBase };
   });
 }
+
+export const attentionHandlers = {
+  attentionPattern,
+  ropeOffset,
+};

@@ -5,8 +5,8 @@
 //
 // Letters: n = bytes in the text, V = 256 possible next bytes.
 import { GlassError, type Glass, type Tensor } from '../../core';
-import type { Guess, NextByteLossInput, NextByteLossResult } from '../../lessons/lossProtocol';
-import { forgetRun, loadedModel } from '../inspector';
+import type { Guess, NextByteLossInput, NextByteLossResult } from '../../protocol/lessons/loss';
+import { needModel, runModel, type WorkerState } from '../state';
 
 const TOP = 5;
 
@@ -27,12 +27,11 @@ export function logitGradFormula(glass: Glass, logits: Tensor, ids: readonly num
   return glass.concat([predicted, glass.zeros([1, vocab], 'float64')], 0); // (n, V)
 }
 
-export function nextByteLoss(glass: Glass, { text, position: asked }: NextByteLossInput): NextByteLossResult {
-  const m = loadedModel();
-  if (m === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
+export function nextByteLoss(s: WorkerState, { text, position: asked }: NextByteLossInput): NextByteLossResult {
+  const glass = s.glass;
+  const m = needModel(s);
   if (text.length === 0) throw new GlassError('type a text of at least two bytes: the loss needs a byte to predict and the byte after it');
-  forgetRun(); // the inspector's cached run is replaced
-  const run = m.model.run(text, { eps: m.info.eps, dtype: 'float64', backward: true });
+  const run = runModel(s, { text, eps: m.info.eps, dtype: 'float64' }, true);
   const n = run.ids.length;
   if (run.loss === null || run.grads === null)
     throw new GlassError(`“${text}” is ${n} byte long: with nothing after it there is no next byte to predict, so no loss`);
@@ -74,3 +73,7 @@ export function nextByteLoss(glass: Glass, { text, position: asked }: NextByteLo
     };
   });
 }
+
+export const lossHandlers = {
+  nextByteLoss,
+};

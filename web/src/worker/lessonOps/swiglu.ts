@@ -4,8 +4,8 @@
 //               position, recomputed from the blocks.i.norm.ffn snapshot and the three weights
 // Shapes: G grid points, n bytes, d = 128, H = hidden = 384.
 import { GlassError, type Glass, type Tensor } from '../../core';
-import type { HiddenUnit, ModelSwigluInput, ModelSwigluResult, SiluGateInput, SiluGateResult } from '../../lessons/swigluProtocol';
-import { forgetRun, loadedModel } from '../inspector';
+import type { HiddenUnit, ModelSwigluInput, ModelSwigluResult, SiluGateInput, SiluGateResult } from '../../protocol/lessons/swiglu';
+import { computeModel, needModel, type WorkerState } from '../state';
 
 const Z_LIMIT = 50; // beyond this silu is z or 0 to every printed digit
 const U_LIMIT = 1000;
@@ -68,10 +68,9 @@ export function siluGate(glass: Glass, { z, u, lo, hi, points }: SiluGateInput):
 /** How many entries of `mask` are nonzero (a core count: ones where the mask is set, summed). */
 const countWhere = (glass: Glass, mask: Tensor): Tensor => glass.zeros(mask.shape, mask.dtype).maskedFill(mask, 1).sum(); // ()
 
-export function modelSwiglu(glass: Glass, { text, block, position }: ModelSwigluInput): ModelSwigluResult {
-  const m = loadedModel();
-  if (m === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
-  const { model, info } = m;
+export function modelSwiglu(s: WorkerState, { text, block, position }: ModelSwigluInput): ModelSwigluResult {
+  const glass = s.glass;
+  const { model, info } = needModel(s);
   const bytes = new TextEncoder().encode(typeof text === 'string' ? text : '');
   if (bytes.length === 0) throw new GlassError('type at least one character: the model needs a byte to look at');
   if (bytes.length > info.context) throw new GlassError(`the text is ${bytes.length} bytes; the model reads at most ${info.context}`);
@@ -79,8 +78,7 @@ export function modelSwiglu(glass: Glass, { text, block, position }: ModelSwiglu
   if (!Number.isInteger(position) || position < 0) throw new GlassError('position must be a whole number from 0');
   const p = Math.min(position, bytes.length - 1);
 
-  forgetRun(); // the inspector's held run is replaced by this one
-  model.compute(text, { eps: info.eps, dtype: 'float32', backward: false });
+  computeModel(s, { text, eps: info.eps, dtype: 'float32' }, false);
   const xs = model.snapshot(`blocks.${block}.norm.ffn`); // (n, d)
   const ys = model.snapshot(`blocks.${block}.ffn`); // (n, d)
   const weight = (name: string) => {
@@ -92,19 +90,19 @@ export function modelSwiglu(glass: Glass, { text, block, position }: ModelSwiglu
     const ref = glass.tensor(ys.data, { shape: ys.shape, dtype: 'float32' }).slice(0, p, p + 1); // (1, d)
     const gate = x.matmul(weight('w_gate').transpose()); // (1, H)   Linear: y = x Wᵀ
     const up = x.matmul(weight('w_up').transpose()); // (1, H)
-    const s = gate.silu(); // (1, H)
-    const h = s.mul(up); // (1, H)
+    const act = gate.silu(); // (1, H)
+    const h = act.mul(up); // (1, H)
     const y = h.matmul(weight('w_down').transpose()); // (1, d)
 
     const negative = gate.neg().relu(); // (1, H) nonzero exactly where gate < 0
-    const flipped = s.neg().sub(BLOCKED_BAND).relu(); // (1, H) silu ≤ −band: h has u's opposite sign
-    const passed = s.sub(BLOCKED_BAND).relu(); // (1, H)
-    const blocked = s.square().sqrt().neg().add(BLOCKED_BAND).relu(); // (1, H) |silu| < band
+    const flipped = act.neg().sub(BLOCKED_BAND).relu(); // (1, H) silu ≤ −band: h has u's opposite sign
+    const passed = act.sub(BLOCKED_BAND).relu(); // (1, H)
+    const blocked = act.square().sqrt().neg().add(BLOCKED_BAND).relu(); // (1, H) |silu| < band
     const hidden = h.shape[1];
 
     const hv = h.data();
     const gv = gate.data();
-    const sv = s.data();
+    const sv = act.data();
     const uv = up.data();
     // ranking is selection, not arithmetic: order the core's values by magnitude
     const order = Array.from(hv, (_, j) => j).sort((a, b) => Math.abs(hv[b]) - Math.abs(hv[a]));
@@ -132,3 +130,8 @@ export function modelSwiglu(glass: Glass, { text, block, position }: ModelSwiglu
     };
   });
 }
+
+export const swigluHandlers = {
+  siluGate: (s: WorkerState, input: SiluGateInput): SiluGateResult => siluGate(s.glass, input),
+  modelSwiglu,
+};

@@ -5,17 +5,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { core, onCoreRestart } from '../app/core';
 import type { LabSettings } from '../app/labSettings';
 import { openInLab } from '../app/state';
-import { lessonRoute } from '../lessons/route';
 import type { ErrorData } from '../protocol/base';
 import type { LabResult } from '../protocol/lab';
 
 export { openInLab };
-
-/** Where a lesson widget stands: "lesson/step/widget", its key for remembered settings and its channel. */
-export function useWidgetPlace(widget: string): string {
-  const route = lessonRoute.value;
-  return `${route.slug ?? ''}/${route.step + 1}/${widget}`;
-}
 
 export interface WidgetResult {
   /** The settings `result` was computed from. */

@@ -2,7 +2,7 @@
 // in the URL) that opens the inspector on the tensors to compare.
 import { useWeights } from '../../viewmodels/model';
 import { withCode } from '../../app/tensorNames';
-import { openAddress } from '../../lessons/route';
+import { openAddress } from '../../viewmodels/lessonPlace';
 import './lessonWidgets.css';
 
 /** d: the width of the stream, vocab: the number of byte values, from the loaded model (symbols until it is loaded). */

@@ -11,7 +11,8 @@ import { C_LOG10, DEFAULT_LAB, parseLabArgs, presetVector, withX, type LabSettin
 import type { ErrorData } from '../../protocol/base';
 import type { LabResult } from '../../protocol/lab';
 import { useSeed } from '../../viewmodels/lab';
-import { openInLab, useLabResult, useWidgetPlace } from '../../viewmodels/lessonLab';
+import { openInLab, useLabResult } from '../../viewmodels/lessonLab';
+import { useWidgetPlace } from '../../viewmodels/lessonPlace';
 import { EpsilonControl } from '../lab/EpsilonControl';
 import { LogSlider } from '../lab/LogSlider';
 import { NormComparison } from '../lab/NormComparison';

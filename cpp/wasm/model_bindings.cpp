@@ -184,9 +184,7 @@ double tensor_norm(ModelSession& s, std::string name, bool grad) {
   return sqrt(sum(square(last_tensor(s, name, grad)))).item();
 }
 
-// A parameter's gradient from the last backward, as {shape, data} (not batch-trimmed).
-// A parameter's values (for lessons that compute with the weights, e.g. one
-// head's attention pattern from wq/wk).
+// A parameter's values (for lessons that compute with the weights), as {shape, data}.
 val param(ModelSession& s, std::string name) {
   for (const auto& [n, p] : model_of(s).named_parameters()) {
     if (n != name) continue;
@@ -198,6 +196,7 @@ val param(ModelSession& s, std::string name) {
   throw Error("model: no parameter named \"" + name + "\"");
 }
 
+// A parameter's gradient from the last backward, as {shape, data} (not batch-trimmed).
 val param_grad(ModelSession& s, std::string name) {
   for (const auto& [n, p] : model_of(s).named_parameters()) {
     if (n != name) continue;
@@ -239,6 +238,57 @@ val top_next(ModelSession& s, double k_in) {
 
 std::string display_byte(double b) { return io::display_byte(static_cast<int32_t>(whole_from("byte", b))); }
 
+// ---- a block's parts, computed by the model's own code (the lessons show them) ----
+
+int64_t block_index(const nn::Model& m, double block) {
+  const int64_t last = static_cast<int64_t>(m.blocks.size()) - 1;
+  if (!std::isfinite(block) || block != std::floor(block) || block < 0 || block > static_cast<double>(last))
+    throw Error("block must be a whole number from 0 to " + std::to_string(last));
+  return static_cast<int64_t>(block);
+}
+
+// Block i's attention run again on its input in the last run (blocks.i.norm.attn)
+// by the same Attention::parts the forward pass ran, with every intermediate:
+// {q, k, v, scores, weights, heads, out}, batch axis removed (heads first).
+val attention_parts(ModelSession& s, double block) {
+  nn::Model& m = model_of(s);
+  const int64_t i = block_index(m, block);
+  NoGradGuard no_grad;
+  const nn::AttentionParts p = m.blocks[i].attn.parts(last_tensor(s, "blocks." + std::to_string(i) + ".norm.attn", false), m.rope());
+  val out = val::object();
+  out.set("q", named_tensor(p.q));
+  out.set("k", named_tensor(p.k));
+  out.set("v", named_tensor(p.v));
+  out.set("scores", named_tensor(p.scores));
+  out.set("weights", named_tensor(p.weights));
+  out.set("heads", named_tensor(p.heads));
+  out.set("out", named_tensor(p.out));
+  return out;
+}
+
+// Block i's feed-forward branch on its input in the last run (blocks.i.norm.ffn),
+// by SwiGLU::parts: {gate, up, act, hidden, out}, batch axis removed.
+val swiglu_parts(ModelSession& s, double block) {
+  nn::Model& m = model_of(s);
+  const int64_t i = block_index(m, block);
+  NoGradGuard no_grad;
+  const nn::SwiGLUParts p = m.blocks[i].ffn.parts(last_tensor(s, "blocks." + std::to_string(i) + ".norm.ffn", false));
+  val out = val::object();
+  out.set("gate", named_tensor(p.gate));
+  out.set("up", named_tensor(p.up));
+  out.set("act", named_tensor(p.act));
+  out.set("hidden", named_tensor(p.hidden));
+  out.set("out", named_tensor(p.out));
+  return out;
+}
+
+// x (..., n, headDim) rotated by the model's RoPE (its head width, context and
+// base; x's dtype) as if its rows stood at positions offset .. offset+n-1.
+Tensor rope_at(ModelSession& s, const Tensor& x, double offset) {
+  const nn::Config& c = model_of(s).config();
+  return nn::Rope(c.head_dim(), c.context, c.rope_base, x.dtype())(x, whole_from("rope offset", offset));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(glass_model) {
@@ -259,7 +309,10 @@ EMSCRIPTEN_BINDINGS(glass_model) {
       .function("tensorNorm", guard<&tensor_norm>)
       .function("param", guard<&param>)
       .function("paramGrad", guard<&param_grad>)
-      .function("topNext", guard<&top_next>);
+      .function("topNext", guard<&top_next>)
+      .function("attentionParts", guard<&attention_parts>)
+      .function("swigluParts", guard<&swiglu_parts>)
+      .function("rope", guard<&rope_at>);
   function("displayByte", guard<&display_byte>);
 }
 

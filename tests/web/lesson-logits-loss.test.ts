@@ -13,11 +13,10 @@ import type { WorkerState } from '../../web/src/worker/state';
 const VERSE = 'In the beginning God created the heaven and the earth.';
 
 let w: WorkerState;
-
 let glass: Glass;
 beforeAll(async () => {
   w = await loadTestWorkerWithModel();
-    glass = w.glass;
+  glass = w.glass;
 });
 afterAll(() => expect(glass.liveHandles()).toBe(0));
 

@@ -66,6 +66,8 @@ class Model {
   // Casts every parameter (float32 <-> float64); the same model in another dtype.
   void to(DType dtype);
   const Config& config() const { return cfg_; }
+  // RoPE's tables for this model's head width, context and base (what every block uses).
+  const Rope& rope() const { return rope_; }
   void zero_grad();
 
   Embedding tok_emb;

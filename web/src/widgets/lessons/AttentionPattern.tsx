@@ -1,11 +1,9 @@
 // The real attention pattern of the loaded model: a prompt, a block and a head;
-// the worker rebuilds that block's attention from its input snapshot and
-// weights with core ops and returns the head's (n, n) softmax weights, their
-// row sums, and how far the rebuilt layer is from the model's own output.
+// the worker runs that block's own attention code (the function the forward
+// pass runs) and returns the head's (n, n) softmax weights and their row sums.
 import { useEffect, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { useWeights } from '../../viewmodels/model';
-import { withCode } from '../../app/tensorNames';
 import type { AttentionPatternResult } from '../../protocol/lessons/attention';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
@@ -65,12 +63,12 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
           {error}
         </p>
       )}
-      {r === null && error === null && <p>Running the model and rebuilding its attention…</p>}
+      {r === null && error === null && <p>Running the model…</p>}
       {r !== null && (
         <div class={error !== null ? 'attn-stale' : ''}>
           <p class="widget-lead">
             Block {block}, head {head}: it reads columns {r.columns[0]}…{r.columns[1]} of q, k and v. Row i is the query at position i, column j the key
-            it looks at; each cell is a softmax weight.
+            it looks at; each cell is a softmax weight, computed by the model's own attention code.
           </p>
           <div class="attn-layout">
             <AttentionHeatmap weights={r.weights} labels={r.labels} row={shownRow} onRow={setRow} />
@@ -104,12 +102,6 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
             <div>
               <dt>largest |row sum − 1|</dt>
               <dd class="num" data-testid="pattern-rowsum-dev">{fmt(r.rowSumDev, 3)}</dd>
-            </div>
-            <div>
-              <dt>rebuilt layer vs the model's own {withCode(`blocks.${block}.attn`)}: largest |difference|</dt>
-              <dd class="num" data-testid="pattern-diff">
-                {fmt(r.maxDiff, 3)} <span class="attn-muted">(largest |value| {fmt(r.maxAbs, 3)})</span>
-              </dd>
             </div>
           </dl>
           {shownRow !== null && <ToNotice testId="pattern-notice">{notice(r, shownRow)}</ToNotice>}

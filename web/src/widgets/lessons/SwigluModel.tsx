@@ -1,8 +1,7 @@
 // model-swiglu: the shipped model's feed-forward branch for one text, block and
-// position. The worker recomputes ffn(x) = w_down(silu(w_gate x) ⊙ w_up x) from
-// the blocks.i.norm.ffn snapshot and the block's three weights with core ops,
-// counts gates, ranks units and compares with the model's own blocks.i.ffn
-// ('modelSwiglu' lesson op). This file maps those numbers to text and pixels.
+// position. The worker runs the block's own SwiGLU code (the function the
+// forward pass runs) on its input blocks.i.norm.ffn, counts gates and ranks
+// units (the 'modelSwiglu' request). This file maps those numbers to text and pixels.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { useWeights } from '../../viewmodels/model';
@@ -130,9 +129,9 @@ export function SwigluModel() {
             </tbody>
           </table>
           <p class="widget-note" data-testid="swiglu-check">
-            Recomputed here from {withCode(`blocks.${block}.norm.ffn`)} and the three weights, against the model's own{' '}
-            {withCode(`blocks.${block}.ffn`)} at this position: relative difference{' '}
-            <span class="num" data-testid="swiglu-relerr">{fmt(r.relativeError, 3)}</span>.
+            These are the model's own numbers: the worker runs block {block}'s feed-forward code, the same function the forward
+            pass runs, on {withCode(`blocks.${block}.norm.ffn`)} and keeps its gate, up and h; its output is the model's{' '}
+            {withCode(`blocks.${block}.ffn`)}.
           </p>
         </div>
       )}

@@ -1,7 +1,9 @@
 // The next-byte-loss widget: one forward and backward pass of the loaded model
-// in float64, then the lesson's quantities recomputed from its logits with core
-// ops — per-position surprise, the loss and its conversions, the top guesses at
-// one position, and the gradient at the logits set beside softmax − one-hot.
+// in float64, then the lesson's quantities from its logits — per-position
+// surprise with the model's own loss ops (cross_entropy is the mean of
+// −pick(log_softmax(logits), targets): the same ops, stopped before the mean),
+// the loss and its conversions, the top guesses at one position, and the
+// gradient at the logits set beside the lesson's formula softmax − one-hot.
 //
 // Letters: n = bytes in the text, V = 256 possible next bytes.
 import { GlassError, type Glass, type Tensor } from '../../core';
@@ -10,12 +12,10 @@ import { needModel, runModel, type WorkerState } from '../state';
 
 const TOP = 5;
 
-/** −log p(actual next byte) at each of the first n − 1 positions, from the logits alone. */
-export function surprises(glass: Glass, logits: Tensor, ids: readonly number[]): Tensor {
+/** −log p(actual next byte) at each of the first n − 1 positions: the model's loss before its mean. */
+export function surprises(logits: Tensor, ids: readonly number[]): Tensor {
   const n = ids.length;
-  const vocab = logits.shape[1];
-  const targets = glass.oneHot(ids.slice(1), vocab, { dtype: 'float64' }); // (n−1, V)
-  return logits.slice(0, 0, n - 1).logSoftmax(-1).mul(targets).sum(-1).neg(); // (n−1,)
+  return logits.slice(0, 0, n - 1).logSoftmax(-1).pick(ids.slice(1)).neg(); // (n−1,)
 }
 
 /** (softmax − one_hot(next byte)) / (n − 1) on the first n − 1 rows, zeros on the last: (n, V). */
@@ -45,7 +45,7 @@ export function nextByteLoss(s: WorkerState, { text, position: asked }: NextByte
     const vocab = run.snapshots.logits.shape[1];
     const logits = glass.tensor(run.snapshots.logits.data, { shape: run.snapshots.logits.shape, dtype: 'float64' }); // (n, V)
     const grad = glass.tensor(gradData.data, { shape: gradData.shape, dtype: 'float64' }); // (n, V)
-    const s = surprises(glass, logits, run.ids); // (n−1,)
+    const s = surprises(logits, run.ids); // (n−1,)
     const loss = s.mean(); // ()
     const ln2 = glass.scalar(2, 'float64').log(); // ()
     const probs = logits.slice(0, position, position + 1).softmax(-1).reshape([vocab]).data(); // (V,)

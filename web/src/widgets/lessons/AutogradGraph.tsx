@@ -8,6 +8,7 @@ import { GRAPH_EXPRESSIONS, type GraphExpression } from '../../protocol/lessons/
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { GraphChain } from '../lab/GraphChain';
 import { parseList } from './BroadcastExplorer';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 
 const OP_TEXT: Record<string, string> = {
@@ -30,7 +31,7 @@ export function AutogradGraph() {
   const inputProblem =
     a === null || b === null ? 'Type numbers separated by commas.' : a.length !== b.length ? `a has ${a.length} values and b has ${b.length}: give them the same length.` : null;
 
-  const { result, error } = useLessonOp('autogradGraph', { expression, a: a ?? [], b: b ?? [] }, [expression, aText, bText], {
+  const answer = useLessonOp('autogradGraph', { expression, a: a ?? [], b: b ?? [] }, [expression, aText, bText], {
     needsModel: false,
     keepLast: true,
     skip: inputProblem !== null,
@@ -56,21 +57,18 @@ export function AutogradGraph() {
           b <input data-testid="graph-b" value={bText} size={14} onInput={(e) => setBText(e.currentTarget.value)} />
         </label>
       </div>
-      {(inputProblem ?? error) !== null && (
-        <p class="lesson-error" role="alert">
-          {inputProblem ?? error}
-        </p>
-      )}
-      {result !== null && (
-        <>
-          <p class="widget-note">
-            y = <span class="num" data-testid="graph-y">{fmt(result.y)}</span>. The core recorded {result.nodes.filter((n) => n.op !== 'leaf').length} op
-            nodes as the expression ran; after <code>y.backward()</code> each card shows ∂y/∂(that node). The leaves’ gradients are what a
-            training step would use.
-          </p>
-          <GraphChain graph={result.nodes} title={title} />
-        </>
-      )}
+      <WidgetShell answer={{ ...answer, error: inputProblem ?? answer.error }} keepLast dim={false}>
+        {(result) => (
+          <>
+            <p class="widget-note">
+              y = <span class="num" data-testid="graph-y">{fmt(result.y)}</span>. The core recorded {result.nodes.filter((n) => n.op !== 'leaf').length} op
+              nodes as the expression ran; after <code>y.backward()</code> each card shows ∂y/∂(that node). The leaves’ gradients are what a
+              training step would use.
+            </p>
+            <GraphChain graph={result.nodes} title={title} />
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { fmt } from '../../app/format';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import type { PathResult } from '../../protocol/lessons/rmsnorm';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 
 const MAPS: Record<string, { label: string; matrix: number[][] }> = {
@@ -29,10 +30,8 @@ export function GradientPath() {
   const [map, setMap] = useState('shear');
   const [scale, setScale] = useState(0.5);
   const [depth, setDepth] = useState(8);
-  const { result: r, error } = useLessonOp('gradientPath', { matrix: MAPS[map].matrix, scale, depth }, [map, scale, depth], { needsModel: false, keepLast: true });
+  const answer = useLessonOp('gradientPath', { matrix: MAPS[map].matrix, scale, depth }, [map, scale, depth], { needsModel: false, keepLast: true });
   const m = MAPS[map].matrix;
-  const last = r ? r.residualDepth[r.residualDepth.length - 1] : null;
-  const lastB = r ? r.branchDepth[r.branchDepth.length - 1] : null;
   return (
     <div class="lesson-widget gradient-path" data-testid="widget-gradient-path">
       <div class="widget-row">
@@ -54,35 +53,38 @@ export function GradientPath() {
         depth L (layers of the same map): <output class="num" data-testid="path-depth">{depth}</output>
         <input type="range" min={1} max={48} step={1} value={depth} data-testid="path-depth-slider" onInput={(e) => setDepth(Number(e.currentTarget.value))} />
       </label>
-      {error !== null && <p class="lesson-error" role="alert">{error}</p>}
-      {r && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col"></th>
-              <th scope="col">singular values of one layer</th>
-              <th scope="col">product of L = {depth}: σmax</th>
-              <th scope="col">σmin</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <th scope="row">with the residual: I + s·A</th>
-              <td class="num" data-testid="sv-residual">{r.residual.map((v) => fmt(v, 5)).join(', ')}</td>
-              <td class="num" data-testid="depth-residual-max">{fmt(last![0], 5)}</td>
-              <td class="num" data-testid="depth-residual-min">{fmt(last![1], 5)}</td>
-            </tr>
-            <tr>
-              <th scope="row">branch alone: s·A</th>
-              <td class="num" data-testid="sv-branch">{r.branch.map((v) => fmt(v, 5)).join(', ')}</td>
-              <td class="num">{fmt(lastB![0], 5)}</td>
-              <td class="num">{fmt(lastB![1], 5)}</td>
-            </tr>
-          </tbody>
-        </table>
-      )}
-      {r && <DepthPlot r={r} />}
-      {r && <ToNotice testId="path-notice">{notice(r, depth)}</ToNotice>}
+      <WidgetShell answer={answer} keepLast dim={false}>
+        {(r) => (
+          <>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col"></th>
+                  <th scope="col">singular values of one layer</th>
+                  <th scope="col">product of L = {depth}: σmax</th>
+                  <th scope="col">σmin</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <th scope="row">with the residual: I + s·A</th>
+                  <td class="num" data-testid="sv-residual">{r.residual.map((v) => fmt(v, 5)).join(', ')}</td>
+                  <td class="num" data-testid="depth-residual-max">{fmt(r.residualDepth.at(-1)![0], 5)}</td>
+                  <td class="num" data-testid="depth-residual-min">{fmt(r.residualDepth.at(-1)![1], 5)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">branch alone: s·A</th>
+                  <td class="num" data-testid="sv-branch">{r.branch.map((v) => fmt(v, 5)).join(', ')}</td>
+                  <td class="num">{fmt(r.branchDepth.at(-1)![0], 5)}</td>
+                  <td class="num">{fmt(r.branchDepth.at(-1)![1], 5)}</td>
+                </tr>
+              </tbody>
+            </table>
+            <DepthPlot r={r} />
+            <ToNotice testId="path-notice">{notice(r, depth)}</ToNotice>
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

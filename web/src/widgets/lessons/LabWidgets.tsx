@@ -8,10 +8,10 @@
 import { useMemo, useState } from 'preact/hooks';
 import { fmtScale } from '../../app/format';
 import { C_LOG10, DEFAULT_LAB, parseLabArgs, presetVector, withX, type LabSettings } from '../../app/labSettings';
-import type { ErrorData } from '../../protocol/base';
+import type { ComponentChildren } from 'preact';
 import type { LabResult } from '../../protocol/lab';
 import { useSeed } from '../../viewmodels/lab';
-import { openInLab, useLabResult } from '../../viewmodels/lessonLab';
+import { openInLab, useLabResult, type WidgetResult } from '../../viewmodels/lessonLab';
 import { useWidgetPlace } from '../../viewmodels/lessonPlace';
 import { EpsilonControl } from '../lab/EpsilonControl';
 import { LogSlider } from '../lab/LogSlider';
@@ -21,6 +21,7 @@ import { RmsNormReadout } from '../lab/RmsNormReadout';
 import { ScaleInvariancePlot } from '../lab/ScaleInvariancePlot';
 import { SeedExample } from '../lab/SeedExample';
 import { VectorEditor } from '../lab/VectorEditor';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 
 type Args = { args: Record<string, string> };
@@ -57,8 +58,15 @@ function ArgsError({ widget, message }: { widget: string; message: string }) {
   );
 }
 
-function CoreError({ error }: { error: ErrorData | null }) {
-  return error === null ? null : <p class="lesson-error">The core refused these settings: {error.message}</p>;
+/** The widget's result and the settings it was computed from, or the core's refusal, through the shell. */
+function LabAnswer({ answer, children }: { answer: WidgetResult; children: (result: LabResult, settings: LabSettings) => ComponentChildren }) {
+  const both = answer.result !== null && answer.settings !== null ? { result: answer.result, settings: answer.settings } : null;
+  const error = answer.error === null ? null : `The core refused these settings: ${answer.error.message}`;
+  return (
+    <WidgetShell answer={{ result: both, error }} pendingText="Computing…" keepLast dim={false}>
+      {(b) => children(b.result, b.settings)}
+    </WidgetShell>
+  );
 }
 
 function OpenLab({ settings }: { settings: LabSettings }) {
@@ -77,8 +85,7 @@ export function RmsNormGraphWidget({ args }: Args) {
     <div class="lesson-widget" data-testid="widget-rmsnorm-graph">
       {argsError !== null && <ArgsError widget="rmsnorm-graph" message={argsError} />}
       <VectorEditor x={settings.x} onX={(x) => update((s) => withX(s, x))} idPrefix="lesson-graph" />
-      <CoreError error={answer.error} />
-      {answer.result ? <RmsNormGraph result={answer.result} onGrad={(grad) => set({ grad })} /> : <p>Computing…</p>}
+      <LabAnswer answer={answer}>{(result) => <RmsNormGraph result={result} onGrad={(grad) => set({ grad })} />}</LabAnswer>
     </div>
   );
 }
@@ -109,8 +116,7 @@ export function NormCompareWidget({ args }: Args) {
           x = {vectorText(s.x)}, ε = {fmtScale(s.eps)}
         </span>
       </div>
-      <CoreError error={answer.error} />
-      {answer.result && answer.settings ? <NormComparison result={answer.result} eps={answer.settings.eps} /> : <p>Computing…</p>}
+      <LabAnswer answer={answer}>{(result, computed) => <NormComparison result={result} eps={computed.eps} />}</LabAnswer>
       <OpenLab settings={s} />
     </div>
   );
@@ -134,8 +140,7 @@ export function EpsilonLabWidget({ args }: Args) {
           <OpenLab settings={s} />
         </div>
         <div>
-          <CoreError error={answer.error} />
-          {answer.result && answer.settings ? <RmsNormReadout result={answer.result} c={answer.settings.c} /> : <p>Computing…</p>}
+          <LabAnswer answer={answer}>{(result, computed) => <RmsNormReadout result={result} c={computed.c} />}</LabAnswer>
         </div>
       </div>
       {answer.result && answer.settings && <ScaleInvariancePlot result={answer.result} c={answer.settings.c} />}

@@ -9,6 +9,7 @@ import type { ModelSwigluResult } from '../../protocol/lessons/swiglu';
 import { withCode } from '../../app/tensorNames';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 import './Swiglu.css';
 
@@ -26,7 +27,8 @@ export function SwigluModel() {
   const [text, setText] = useState('In the beginning God created the heaven and the earth.');
   const [block, setBlock] = useState(0);
   const [position, setPosition] = useState(LAST);
-  const { result: r, error } = useLessonOp('modelSwiglu', { text, block, position }, [text, block, position], { keepLast: true });
+  const answer = useLessonOp('modelSwiglu', { text, block, position }, [text, block, position], { keepLast: true });
+  const r = answer.result;
 
   const w = useWeights();
   const blocks = w.status === 'ready' ? w.info.blocks : 4;
@@ -70,71 +72,67 @@ export function SwigluModel() {
         )}
       </div>
       {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
-      {error !== null && (
-        <p class="lesson-error" role="alert" data-testid="swiglu-error">
-          The core refuses: {error}
-        </p>
-      )}
-      {r === null && error === null && <p>Running the model…</p>}
-      {r && (
-        <div class={error !== null ? 'stale' : ''}>
-          <dl class="sw-counts">
-            <div>
-              <dt>negative gates (x W_gateᵀ &lt; 0)</dt>
-              <dd data-testid="swiglu-negative">
-                {r.counts.negative} of {r.hidden}
-              </dd>
-              <dd class="sw-sub">{fmt(r.negativeFraction * 100, 3)}%</dd>
-            </div>
-            <div>
-              <dt>flip: silu ≤ −{r.threshold}</dt>
-              <dd data-testid="swiglu-flipped">{r.counts.flipped}</dd>
-            </div>
-            <div>
-              <dt>block: |silu| &lt; {r.threshold}</dt>
-              <dd data-testid="swiglu-blocked">{r.counts.blocked}</dd>
-            </div>
-            <div>
-              <dt>pass: silu ≥ {r.threshold}</dt>
-              <dd data-testid="swiglu-passed">{r.counts.passed}</dd>
-            </div>
-            <div>
-              <dt>‖SwiGLU output‖ here</dt>
-              <dd class="num">{fmt(r.outNorm, 5)}</dd>
-            </div>
-          </dl>
-          <HiddenStrip r={r} />
-          <ToNotice testId="swiglu-notice">{notice(r)}</ToNotice>
-          <table>
-            <caption>The {r.top.length} largest hidden units at this position, by |h|</caption>
-            <thead>
-              <tr>
-                <th scope="col">unit j</th>
-                <th scope="col">gate gⱼ = (x W_gateᵀ)ⱼ</th>
-                <th scope="col">silu(gate)</th>
-                <th scope="col">up uⱼ = (x W_upᵀ)ⱼ</th>
-                <th scope="col">h = silu(g)·u</th>
-              </tr>
-            </thead>
-            <tbody data-testid="swiglu-top">
-              {r.top.map((t) => (
-                <tr key={t.unit} class={t.gate < 0 ? 'sw-neg' : ''}>
-                  <th scope="row" class="num">{t.unit}</th>
-                  <td class="num">{fmt(t.gate, 5)}</td>
-                  <td class="num">{fmt(t.silu, 5)}</td>
-                  <td class="num">{fmt(t.up, 5)}</td>
-                  <td class="num">{fmt(t.h, 5)}</td>
+      <WidgetShell answer={answer} errorTestId="swiglu-error" errorPrefix="The core refuses: " pendingText="Running the model…" keepLast>
+        {(r) => (
+          <>
+            <dl class="sw-counts">
+              <div>
+                <dt>negative gates (x W_gateᵀ &lt; 0)</dt>
+                <dd data-testid="swiglu-negative">
+                  {r.counts.negative} of {r.hidden}
+                </dd>
+                <dd class="sw-sub">{fmt(r.negativeFraction * 100, 3)}%</dd>
+              </div>
+              <div>
+                <dt>flip: silu ≤ −{r.threshold}</dt>
+                <dd data-testid="swiglu-flipped">{r.counts.flipped}</dd>
+              </div>
+              <div>
+                <dt>block: |silu| &lt; {r.threshold}</dt>
+                <dd data-testid="swiglu-blocked">{r.counts.blocked}</dd>
+              </div>
+              <div>
+                <dt>pass: silu ≥ {r.threshold}</dt>
+                <dd data-testid="swiglu-passed">{r.counts.passed}</dd>
+              </div>
+              <div>
+                <dt>‖SwiGLU output‖ here</dt>
+                <dd class="num">{fmt(r.outNorm, 5)}</dd>
+              </div>
+            </dl>
+            <HiddenStrip r={r} />
+            <ToNotice testId="swiglu-notice">{notice(r)}</ToNotice>
+            <table>
+              <caption>The {r.top.length} largest hidden units at this position, by |h|</caption>
+              <thead>
+                <tr>
+                  <th scope="col">unit j</th>
+                  <th scope="col">gate gⱼ = (x W_gateᵀ)ⱼ</th>
+                  <th scope="col">silu(gate)</th>
+                  <th scope="col">up uⱼ = (x W_upᵀ)ⱼ</th>
+                  <th scope="col">h = silu(g)·u</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <p class="widget-note" data-testid="swiglu-check">
-            These are the model's own numbers: the worker runs block {block}'s feed-forward code, the same function the forward
-            pass runs, on {withCode(`blocks.${block}.norm.ffn`)} and keeps its gate, up and h; its output is the model's{' '}
-            {withCode(`blocks.${block}.ffn`)}.
-          </p>
-        </div>
-      )}
+              </thead>
+              <tbody data-testid="swiglu-top">
+                {r.top.map((t) => (
+                  <tr key={t.unit} class={t.gate < 0 ? 'sw-neg' : ''}>
+                    <th scope="row" class="num">{t.unit}</th>
+                    <td class="num">{fmt(t.gate, 5)}</td>
+                    <td class="num">{fmt(t.silu, 5)}</td>
+                    <td class="num">{fmt(t.up, 5)}</td>
+                    <td class="num">{fmt(t.h, 5)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p class="widget-note" data-testid="swiglu-check">
+              These are the model's own numbers: the worker runs block {block}'s feed-forward code, the same function the forward
+              pass runs, on {withCode(`blocks.${block}.norm.ffn`)} and keeps its gate, up and h; its output is the model's{' '}
+              {withCode(`blocks.${block}.ffn`)}.
+            </p>
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

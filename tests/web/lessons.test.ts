@@ -10,7 +10,7 @@ import { isRight, judge, lessonChecks, parseAnswerNumber, parseLesson, stepExpre
 import type { ValueOutcome } from '../../web/src/protocol/base';
 import { readLessonUrl, withLesson, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
 import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
-import { isWidgetName } from '../../web/src/lessons/widgetNames';
+import { WIDGET_NAMES, WIDGETS_BY_MODULE, isWidgetName } from '../../web/src/lessons/widgets';
 import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
 import { broadcastShapes as computeBroadcast, autogradGraph as computeGraph } from '../../web/src/worker/lessonOps/autograd';
 import { loadTestWorkerWithModel } from './load';
@@ -31,6 +31,14 @@ describe('lesson files', () => {
   it('every widget name resolves in the registry', () => {
     for (const l of lessons)
       for (const s of l.steps) for (const b of s.blocks) if (b.kind === 'widget') expect(isWidgetName(b.name), `${l.slug}: ${b.name}`).toBe(true);
+    expect(isWidgetName('no-such-widget')).toBe(false);
+  });
+  it('the registry finds every widget module, and no two modules claim one name', () => {
+    const claimed = Object.values(WIDGETS_BY_MODULE).flat();
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect([...claimed].sort()).toEqual(WIDGET_NAMES);
+    expect(WIDGET_NAMES).toContain('row-norm');
+    expect(WIDGET_NAMES.length).toBeGreaterThanOrEqual(21);
   });
   it('the RMSNorm lesson has its 8 sections, each with a widget and at least two checks', () => {
     const l = lessons.find((x) => x.slug === 'rmsnorm')!;

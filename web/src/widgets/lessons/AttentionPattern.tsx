@@ -10,6 +10,7 @@ import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import { AttentionHeatmap } from './AttentionHeatmap';
 import './Attention.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const DEFAULT_TEXT = 'In the beginning God created the heaven';
 
@@ -108,3 +109,8 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'attention-pattern': AttentionPattern,
+};

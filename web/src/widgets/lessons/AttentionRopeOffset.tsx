@@ -10,6 +10,7 @@ import { extremes } from '../inspector/inspectorNotices';
 import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import './Attention.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const field = (s: string) => (s.trim() === '' ? NaN : Number(s));
 
@@ -96,3 +97,8 @@ function notice(r: RopeOffsetResult): string {
   };
   return `for the same offset the dot product is ${span(r.shifted)}: the same up to float64 rounding, wherever the pair sits. Other offsets give other values, ${span(r.offsets)}.`;
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'rope-offset': AttentionRopeOffset,
+};

@@ -10,6 +10,7 @@ import { GraphChain } from '../lab/GraphChain';
 import { parseList } from './BroadcastExplorer';
 import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const OP_TEXT: Record<string, string> = {
   mul: 'multiply',
@@ -72,3 +73,8 @@ export function AutogradGraph() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'autograd-graph': AutogradGraph,
+};

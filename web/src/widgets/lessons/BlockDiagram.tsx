@@ -3,6 +3,7 @@
 import { useWeights } from '../../viewmodels/model';
 import { ScrollBox } from '../../app/ScrollBox';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 /** The residual stream's line. */
 const STREAM = 58;
@@ -85,3 +86,8 @@ export function BlockDiagram() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'block-diagram': BlockDiagram,
+};

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 /** "4, 1, 3" -> [4, 1, 3]; "" -> [] when empty is allowed (a scalar's shape); null if unreadable. */
 export function parseList(text: string, allowEmpty: boolean): number[] | null {
@@ -122,3 +123,8 @@ export function BroadcastExplorer() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'broadcast-shapes': BroadcastExplorer,
+};

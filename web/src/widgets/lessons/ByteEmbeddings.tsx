@@ -12,6 +12,7 @@ import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const PRESETS: [string, string][] = [
   ['créé', 'créé'],
@@ -96,3 +97,8 @@ export function ByteEmbeddings() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'byte-embeddings': ByteEmbeddings,
+};

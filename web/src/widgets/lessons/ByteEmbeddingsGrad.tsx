@@ -9,6 +9,7 @@ import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 /** Which rows are zero here and why, and a byte used twice, read from the table. */
 function notice(r: EmbedGradResult): string {
@@ -81,3 +82,8 @@ export function EmbeddingGrad() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'embedding-grad': EmbeddingGrad,
+};

@@ -9,6 +9,7 @@ import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const PAIRS: [string, string][] = [
   ['a', 'A'],
@@ -79,3 +80,8 @@ export function ByteSimilarity() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'byte-similarity': ByteSimilarity,
+};

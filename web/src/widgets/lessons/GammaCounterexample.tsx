@@ -8,6 +8,7 @@ import { useLessonOp } from '../../viewmodels/lessonOp';
 import type { GammaRow } from '../../protocol/lessons/rmsnorm';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const ROWS = [
   [3, 4, 0, 0],
@@ -80,3 +81,8 @@ export function GammaCounterexample() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'gamma-counterexample': GammaCounterexample,
+};

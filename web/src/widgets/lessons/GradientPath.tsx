@@ -8,6 +8,7 @@ import type { PathResult } from '../../protocol/lessons/rmsnorm';
 import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const MAPS: Record<string, { label: string; matrix: number[][] }> = {
   shear: { label: 'a shear-and-stretch', matrix: [[0.5, 1], [0, -0.3]] },
@@ -116,3 +117,8 @@ function DepthPlot({ r }: { r: PathResult }) {
     </svg>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'gradient-path': GradientPath,
+};

@@ -4,6 +4,7 @@ import { useWeights } from '../../viewmodels/model';
 import { withCode } from '../../app/tensorNames';
 import { openAddress } from '../../viewmodels/lessonPlace';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 /** d: the width of the stream, vocab: the number of byte values, from the loaded model (symbols until it is loaded). */
 const stops = (d: string, vocab: string) => [
@@ -55,3 +56,8 @@ export function InspectorTour() {
     </ol>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'inspector-tour': InspectorTour,
+};

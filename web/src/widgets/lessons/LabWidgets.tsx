@@ -23,6 +23,7 @@ import { SeedExample } from '../lab/SeedExample';
 import { VectorEditor } from '../lab/VectorEditor';
 import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 type Args = { args: Record<string, string> };
 
@@ -156,3 +157,11 @@ export function SeedExampleWidget() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'rmsnorm-graph': RmsNormGraphWidget,
+  'norm-compare': NormCompareWidget,
+  'epsilon-lab': EpsilonLabWidget,
+  'seed-example': SeedExampleWidget,
+};

@@ -12,6 +12,7 @@ import { WidgetShell } from './WidgetShell';
 import { LogitsGradRow } from './LogitsGradRow';
 import { LossStrip } from './LossStrip';
 import './LossWidget.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const PRESETS: [string, string][] = [
   ['a verse', 'In the beginning God created the heaven and the earth.'],
@@ -151,3 +152,8 @@ export function NextByteLoss() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'next-byte-loss': NextByteLoss,
+};

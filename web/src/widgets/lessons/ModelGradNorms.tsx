@@ -10,6 +10,7 @@ import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 /** "after attention + of block 0", "embedding", "final RMSNorm". */
 function label(name: string): string {
@@ -70,3 +71,8 @@ export function ModelGradNorms() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'model-grad-norms': ModelGradNorms,
+};

@@ -3,6 +3,7 @@
 import { fmtScale } from '../../app/format';
 import { useWeights } from '../../viewmodels/model';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const PAPERS = [
   {
@@ -42,3 +43,8 @@ export function References() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  references: References,
+};

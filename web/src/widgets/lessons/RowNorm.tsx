@@ -9,6 +9,7 @@ import type { RowsResult } from '../../protocol/lessons/rmsnorm';
 import { fmt } from '../../app/format';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const START = [
   [3, 4, 0, 0],
@@ -87,3 +88,8 @@ export function RowNorm() {
     </div>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'row-norm': RowNorm,
+};

@@ -12,6 +12,7 @@ import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 import './Swiglu.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const LAST = 1_000_000; // a position past the end: the worker shows the last byte
 
@@ -169,3 +170,8 @@ function HiddenStrip({ r }: { r: ModelSwigluResult }) {
     </svg>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'model-swiglu': SwigluModel,
+};

@@ -9,6 +9,7 @@ import type { SiluGateResult } from '../../protocol/lessons/swiglu';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 import './Swiglu.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
 
 const RANGE = { lo: -6, hi: 4, points: 201 };
 
@@ -146,3 +147,8 @@ function SiluPlot({ r, z }: { r: SiluGateResult; z: number | null }) {
     </svg>
   );
 }
+
+/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
+export const lessonWidgets: LessonWidgets = {
+  'silu-gate': SwigluSiluGate,
+};

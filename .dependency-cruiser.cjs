@@ -20,26 +20,26 @@ module.exports = {
       to: { path: '^web/src/', pathNot: '^web/src/core/' },
     },
     {
-      name: 'shared-is-pure',
+      name: 'common-is-pure',
       severity: 'error',
-      comment: 'web/src/shared holds pure helpers for both sides of the worker: it imports only web/src/shared.',
-      from: { path: '^web/src/shared/' },
-      to: { path: '^web/src/', pathNot: '^web/src/shared/' },
+      comment: 'web/src/common holds pure helpers for both sides of the worker: it imports only web/src/common.',
+      from: { path: '^web/src/common/' },
+      to: { path: '^web/src/', pathNot: '^web/src/common/' },
     },
     {
       name: 'protocol-is-plain-data',
       severity: 'error',
       comment:
-        'web/src/protocol imports only the core (types), web/src/shared and itself; only protocol/api.ts reads the worker, and only the type of its handler table.',
+        'web/src/protocol imports only the core (types), web/src/common and itself; only protocol/api.ts reads the worker, and only the type of its handler table.',
       from: { path: '^web/src/protocol/', pathNot: '^web/src/protocol/api[.]ts$' },
-      to: { path: '^web/src/', pathNot: '^web/src/(core|protocol|shared)/' },
+      to: { path: '^web/src/', pathNot: '^web/src/(core|protocol|common)/' },
     },
     {
       name: 'protocol-api-reads-only-the-handler-table',
       severity: 'error',
       comment: "web/src/protocol/api.ts derives the protocol from the worker's handler table with `import type` from worker/handlers.ts, and nothing else of the app.",
       from: { path: '^web/src/protocol/api[.]ts$' },
-      to: { path: '^web/src/', pathNot: ['^web/src/(core|protocol|shared)/', '^web/src/worker/handlers[.]ts$'] },
+      to: { path: '^web/src/', pathNot: ['^web/src/(core|protocol|common)/', '^web/src/worker/handlers[.]ts$'] },
     },
     {
       name: 'protocol-api-type-only',
@@ -51,9 +51,9 @@ module.exports = {
     {
       name: 'worker-stays-off-the-page',
       severity: 'error',
-      comment: 'web/src/worker runs in the Web Worker: it imports only web/src/core, web/src/protocol, web/src/shared and itself (no app state, no components).',
+      comment: 'web/src/worker runs in the Web Worker: it imports only web/src/core, web/src/protocol, web/src/common and itself (no app state, no components).',
       from: { path: '^web/src/worker/' },
-      to: { path: '^web/src/', pathNot: '^web/src/(core|protocol|shared|worker)/' },
+      to: { path: '^web/src/', pathNot: '^web/src/(core|protocol|common|worker)/' },
     },
     {
       name: 'page-does-not-import-the-worker',

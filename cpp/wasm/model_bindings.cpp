@@ -117,7 +117,7 @@ val compute(ModelSession& s, std::string text, bool backward) {
   return s.last.loss.defined() ? val(s.last.loss.item()) : val::null();
 }
 
-// Parameter name -> L2 norm of its gradient from the last backward (DESIGN.md order).
+// Parameter name -> L2 norm of its gradient from the last backward (docs/model.md order).
 val param_grad_norms(ModelSession& s) {
   val norms = val::object();
   for (const auto& [name, p] : model_of(s).named_parameters())
@@ -149,7 +149,7 @@ val run(ModelSession& s, std::string text, bool backward) {
 
 // ---- one tensor of the last run at a time (the inspector) ----
 
-// A snapshot of the last run (DESIGN.md name or TransformerLens alias), or its gradient.
+// A snapshot of the last run (docs/model.md name or TransformerLens alias), or its gradient.
 Tensor last_tensor(ModelSession& s, const std::string& name, bool grad) {
   if (!s.last.logits.defined()) throw Error("model: nothing has run yet");
   const Tensor& t = s.last.snapshots.get(nn::resolve_alias(name));

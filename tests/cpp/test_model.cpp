@@ -1,5 +1,5 @@
 // The learner's model (nn::Model): parameter counts against figures derived
-// here from DESIGN.md's shapes, snapshot names and shapes, TransformerLens
+// here from docs/model.md's shapes, snapshot names and shapes, TransformerLens
 // aliases, a whole-model gradient check in float64 against central finite
 // differences (every parameter element and the residual-stream snapshots),
 // causality, eps, dtype, seeding and the initial loss.
@@ -61,7 +61,7 @@ using glass_test::weights_of;
 
 // ---------------------------------------------------------------- parameter counts
 
-TEST(Model, DefaultConfigurationIsDesignMd) {
+TEST(Model, DefaultConfigurationIsTheDocumentedModel) {
   const nn::Config c;
   EXPECT_EQ(c.vocab, 256);
   EXPECT_EQ(c.context, 128);
@@ -78,7 +78,7 @@ TEST(Model, DefaultConfigurationIsDesignMd) {
 TEST(Model, ParameterCountsOfTheDefaultModel) {
   nn::Model model;
   const int64_t V = 256, d = 128, hidden = 384, blocks = 4;
-  // Figures derived from DESIGN.md's shapes, not read back from the model:
+  // Figures derived from docs/model.md's shapes, not read back from the model:
   const int64_t norms_per_block = 2 * d;                  // norm_attn, norm_ffn gammas (d,)
   const int64_t attn_per_block = 4 * d * d;               // wq wk wv wo (d, d)
   const int64_t ffn_per_block = 2 * hidden * d + d * hidden;  // w_gate, w_up (hidden, d); w_down (d, hidden)

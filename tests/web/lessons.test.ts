@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
-import { formatArray, formatScalar } from '../../web/src/shared/numpyFormat';
+import { formatArray, formatScalar } from '../../web/src/common/numpyFormat';
 import { isRight, judge, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions, type CheckSpec, type Lesson, type Precision } from '../../web/src/lessons/parse';
 import type { ValueOutcome } from '../../web/src/protocol/base';
 import { readLessonUrl, withLesson, writeLessonUrl } from '../../web/src/lessons/lessonUrl';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { formatNumber, formatValue } from '../../web/src/lessons/format';
-import { formatArray, formatPlain, formatScalar, markFloat } from '../../web/src/shared/numpyFormat';
+import { formatArray, formatPlain, formatScalar, markFloat } from '../../web/src/common/numpyFormat';
 import { runCode } from '../../web/src/worker/lessonOps/code';
 import { loadTestWorkerWithModel } from './load';
 import type { WorkerState } from '../../web/src/worker/state';

@@ -1,5 +1,5 @@
 // One learner-facing name for every tensor the model records (the snapshot
-// names of DESIGN.md) and for every parameter, so the inspector and the lessons
+// names of docs/model.md) and for every parameter, so the inspector and the lessons
 // call the same tensor the same thing. The code name stays beside it where it
 // helps: it is what the address, the export and the console use.
 //
@@ -127,7 +127,7 @@ const PARAM_PARTS: Record<string, string> = {
   'ffn.w_down.weight': 'W_down, SwiGLU down',
 };
 
-/** The learner's names for a parameter (DESIGN.md name); an unknown one keeps its code name. */
+/** The learner's names for a parameter (docs/model.md name); an unknown one keeps its code name. */
 export function paramName(code: string): ParamName {
   const m = /^blocks\.(\d+)\.(.+)$/.exec(code);
   if (m !== null) return { code, layer: `block ${m[1]}`, part: PARAM_PARTS[m[2]] ?? m[2] };

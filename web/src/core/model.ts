@@ -58,7 +58,7 @@ export interface ModelRun {
   loss: number | null;
   /** The text's UTF-8 bytes. */
   ids: number[];
-  /** DESIGN.md's snapshot names -> values. */
+  /** The snapshot names of docs/model.md -> values. */
   snapshots: Record<string, NamedTensor>;
   /** Same names -> gradients of the loss (null without backward). */
   grads: Record<string, NamedTensor> | null;
@@ -206,7 +206,7 @@ export class Model implements Disposable {
   tensorNorm(name: string, pick: TensorPick = {}): number {
     return guarded(() => this.raw.tensorNorm(name, pick.grad ?? false));
   }
-  /** A parameter's values (DESIGN.md name, e.g. "tok_emb.weight"), in the model's dtype. */
+  /** A parameter's values (docs/model.md name, e.g. "tok_emb.weight"), in the model's dtype. */
   param(name: string): NamedTensor {
     return guarded(() => this.raw.param(name));
   }

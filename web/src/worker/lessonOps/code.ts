@@ -8,7 +8,7 @@
 import { Tensor } from '../../core';
 import { errorData, type Plain, type ValueOutcome } from '../../protocol/base';
 import type { CodeInput, CodeResult, EvalInput } from '../../protocol/lessons/code';
-import { formatArray, formatPlain, formatScalar, isMarkedFloat, markFloat, type Nested } from '../../shared/numpyFormat';
+import { formatArray, formatPlain, formatScalar, isMarkedFloat, markFloat, type Nested } from '../../common/numpyFormat';
 import { needModel, runModel, type WorkerState } from '../state';
 import { modelGrads, singularValues } from './rmsnorm';
 

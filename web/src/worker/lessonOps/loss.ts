@@ -8,7 +8,7 @@
 // Letters: n = bytes in the text, V = 256 possible next bytes.
 import { GlassError, type Glass, type Tensor } from '../../core';
 import type { Guess, NextByteLossInput, NextByteLossResult } from '../../protocol/lessons/loss';
-import { needModel, runModel, type WorkerState } from '../state';
+import { computeModel, needModel, runModel, type WorkerState } from '../state';
 
 const TOP = 5;
 
@@ -74,6 +74,54 @@ export function nextByteLoss(s: WorkerState, { text, position: asked }: NextByte
   });
 }
 
+const T_MIN = 0.05;
+const T_MAX = 20;
+const TEMPERATURE_TOP = 8;
+
+/**
+ * The model's next-byte distribution after `text` with its logits divided by a
+ * temperature (what sampling at that temperature draws from), beside the same at
+ * T = 1: the likeliest bytes, and the uncertainty in bits (the entropy).
+ */
+export function softmaxTemperature(s: WorkerState, { text, temperature }: { text: string; temperature: number }) {
+  const glass = s.glass;
+  const { model, info } = needModel(s);
+  if (!(typeof temperature === 'number' && temperature >= T_MIN && temperature <= T_MAX))
+    throw new GlassError(`the temperature must be a number from ${T_MIN} to ${T_MAX}`);
+  if (text.length === 0) throw new GlassError('type a text: the model predicts the byte that comes after it');
+  computeModel(s, { text, eps: info.eps, dtype: 'float64' }, false);
+  const logits = model.snapshot('logits'); // (n, V)
+  const [n, vocab] = logits.shape;
+  const last = Array.from(new TextEncoder().encode(text)).at(-1)!;
+  return glass.scope(() => {
+    const z = glass.tensor(logits.data, { shape: logits.shape, dtype: 'float64' }).slice(0, n - 1, n).reshape([vocab]); // (V,)
+    const ln2 = glass.scalar(2, 'float64').log();
+    /** softmax(z / t) and its entropy in bits, −Σ p log₂ p (log-softmax keeps log p finite where p underflows). */
+    const at = (t: number) => {
+      const logp = z.div(t).logSoftmax(-1); // (V,)
+      const p = logp.exp(); // (V,)
+      const bits = p.mul(logp).sum().neg().div(ln2); // ()
+      return { p: p.data(), bits: bits.item(), choices: glass.scalar(2, 'float64').pow(bits.item()).item() };
+    };
+    const hot = at(temperature);
+    const plain = at(1);
+    // ranking is selection, not arithmetic: order the core's probabilities
+    const order = Array.from({ length: vocab }, (_, v) => v).sort((a, b) => hot.p[b] - hot.p[a]);
+    return {
+      temperature,
+      after: model.displayByte(last),
+      top: order.slice(0, TEMPERATURE_TOP).map((byte) => ({ byte, label: model.displayByte(byte), prob: hot.p[byte], probAtOne: plain.p[byte] })),
+      /** Entropy in bits at this temperature and at T = 1, and the most it can be (all bytes alike). */
+      bits: hot.bits,
+      bitsAtOne: plain.bits,
+      maxBits: glass.scalar(vocab, 'float64').log().div(ln2).item(),
+      /** 2^bits: as uncertain as a fair pick among this many bytes. */
+      choices: hot.choices,
+    };
+  });
+}
+
 export const lossHandlers = {
   nextByteLoss,
+  softmaxTemperature,
 };

@@ -8,8 +8,10 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "glass/glass.h"
 #include "glass/io/bytes.h"
@@ -247,39 +249,37 @@ int64_t block_index(const nn::Model& m, double block) {
   return static_cast<int64_t>(block);
 }
 
-// Block i's attention run again on its input in the last run (blocks.i.norm.attn)
-// by the same Attention::parts the forward pass ran, with every intermediate:
-// {q, k, v, scores, weights, heads, out}, batch axis removed (heads first).
+// {name: {shape, data}} for each named part, batch axis removed.
+val named_parts(std::initializer_list<std::pair<const char*, const Tensor*>> parts) {
+  val out = val::object();
+  for (const auto& [name, t] : parts) out.set(name, named_tensor(*t));
+  return out;
+}
+
+// The input block i's branch read in the last run (blocks.i.norm.attn or .norm.ffn).
+Tensor block_input(ModelSession& s, int64_t block, const char* norm) {
+  return last_tensor(s, "blocks." + std::to_string(block) + "." + norm, false);
+}
+
+// Block i's attention run again on its input in the last run by the same
+// Attention::parts the forward pass ran, with every intermediate:
+// {q, k, v, scores, weights, heads, out} (heads first).
 val attention_parts(ModelSession& s, double block) {
   nn::Model& m = model_of(s);
   const int64_t i = block_index(m, block);
   NoGradGuard no_grad;
-  const nn::AttentionParts p = m.blocks[i].attn.parts(last_tensor(s, "blocks." + std::to_string(i) + ".norm.attn", false), m.rope());
-  val out = val::object();
-  out.set("q", named_tensor(p.q));
-  out.set("k", named_tensor(p.k));
-  out.set("v", named_tensor(p.v));
-  out.set("scores", named_tensor(p.scores));
-  out.set("weights", named_tensor(p.weights));
-  out.set("heads", named_tensor(p.heads));
-  out.set("out", named_tensor(p.out));
-  return out;
+  const nn::AttentionParts p = m.blocks[i].attn.parts(block_input(s, i, "norm.attn"), m.rope());
+  return named_parts({{"q", &p.q}, {"k", &p.k}, {"v", &p.v}, {"scores", &p.scores}, {"weights", &p.weights}, {"heads", &p.heads}, {"out", &p.out}});
 }
 
-// Block i's feed-forward branch on its input in the last run (blocks.i.norm.ffn),
-// by SwiGLU::parts: {gate, up, act, hidden, out}, batch axis removed.
+// Block i's feed-forward branch on its input in the last run, by SwiGLU::parts:
+// {gate, up, act, hidden, out}.
 val swiglu_parts(ModelSession& s, double block) {
   nn::Model& m = model_of(s);
   const int64_t i = block_index(m, block);
   NoGradGuard no_grad;
-  const nn::SwiGLUParts p = m.blocks[i].ffn.parts(last_tensor(s, "blocks." + std::to_string(i) + ".norm.ffn", false));
-  val out = val::object();
-  out.set("gate", named_tensor(p.gate));
-  out.set("up", named_tensor(p.up));
-  out.set("act", named_tensor(p.act));
-  out.set("hidden", named_tensor(p.hidden));
-  out.set("out", named_tensor(p.out));
-  return out;
+  const nn::SwiGLUParts p = m.blocks[i].ffn.parts(block_input(s, i, "norm.ffn"));
+  return named_parts({{"gate", &p.gate}, {"up", &p.up}, {"act", &p.act}, {"hidden", &p.hidden}, {"out", &p.out}});
 }
 
 // x (..., n, headDim) rotated by the model's RoPE (its head width, context and

@@ -7,25 +7,21 @@
 // rotates as its formula says and its dot product depends on the offset only;
 // bad input is refused with a message.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DTypeName, Glass, Tensor } from '../../web/src/core';
 import { needModel } from '../../web/src/worker/state';
 import { attentionPattern, ropeOffset } from '../../web/src/worker/lessonOps/attention';
 import { lessonChecks, parseLesson } from '../../web/src/lessons/parse';
 import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
 import { handlers } from '../../web/src/worker/handlers';
-import { loadTestWorkerWithModel } from './load';
+import { withShippedModel } from './load';
 import type { WorkerState } from '../../web/src/worker/state';
 
 const TEXT = 'In the beginning God created the heaven and the earth.';
 
 let w: WorkerState;
 let glass: Glass;
-beforeAll(async () => {
-  w = await loadTestWorkerWithModel();
-  glass = w.glass;
-});
-afterAll(() => expect(glass.liveHandles()).toBe(0));
+withShippedModel((s) => ((w = s), (glass = s.glass)));
 
 // ---- an independent rebuild of one attention layer from core primitives ----
 // (heads split by columns, RoPE from its formula, q·k/√k, an explicit causal

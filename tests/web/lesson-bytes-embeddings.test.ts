@@ -3,10 +3,10 @@
 // tok_emb.weight read straight out of the safetensors file, cosines and sums
 // in plain JavaScript float64.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { bytePair, byteText, embedGrad } from '../../web/src/worker/lessonOps/bytes';
-import { loadTestWorkerWithModel, shippedWeightsUrl } from './load';
+import { shippedWeightsUrl, withShippedModel } from './load';
 import type { WorkerState } from '../../web/src/worker/state';
 
 const file = readFileSync(shippedWeightsUrl);
@@ -32,11 +32,7 @@ const cosine = (u: number[], v: number[]) => dot(u, v) / Math.sqrt(dot(u, u) * d
 describe('bytes and embeddings: worker ops', () => {
   let w: WorkerState;
   let glass: Glass;
-  beforeAll(async () => {
-    w = await loadTestWorkerWithModel();
-    glass = w.glass;
-  });
-  afterAll(() => expect(glass.liveHandles()).toBe(0));
+  withShippedModel((s) => ((w = s), (glass = s.glass)));
 
   it('the core encodes text as its UTF-8 bytes, grouped into characters, labelled as the core displays them', () => {
     for (const text of ['créé', 'ok 🙂', 'a b\n', 'Ωμέγα 中文']) {

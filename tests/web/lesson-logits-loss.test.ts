@@ -3,22 +3,18 @@
 // cross-entropy differentiated by autograd from a leaf copy of the logits, the
 // logits rebuilt from norm.final and head.weight, and plain JS for the
 // conversions. Bad input is refused with a message.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Glass, Tensor } from '../../web/src/core';
 import { needModel } from '../../web/src/worker/state';
 import { nextByteLoss } from '../../web/src/worker/lessonOps/loss';
-import { loadTestWorkerWithModel } from './load';
+import { withShippedModel } from './load';
 import type { WorkerState } from '../../web/src/worker/state';
 
 const VERSE = 'In the beginning God created the heaven and the earth.';
 
 let w: WorkerState;
 let glass: Glass;
-beforeAll(async () => {
-  w = await loadTestWorkerWithModel();
-  glass = w.glass;
-});
-afterAll(() => expect(glass.liveHandles()).toBe(0));
+withShippedModel((s) => ((w = s), (glass = s.glass)));
 
 const model = () => needModel(w).model;
 const f64 = (t: { shape: number[]; data: Float32Array | Float64Array }): Tensor => glass.tensor(t.data, { shape: t.shape, dtype: 'float64' });

@@ -4,12 +4,12 @@
 // hidden values the widget shows) against plain float64 loops over the weights,
 // for every block.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
 import { modelSwiglu, siluGate, siluMinimum } from '../../web/src/worker/lessonOps/swiglu';
 import { parseLesson } from '../../web/src/lessons/parse';
-import { loadTestWorkerWithModel } from './load';
+import { withShippedModel } from './load';
 import type { WorkerState } from '../../web/src/worker/state';
 
 const TEXT = 'In the beginning God created the heaven and the earth.';
@@ -17,11 +17,7 @@ const sigma = (z: number) => 1 / (1 + Math.exp(-z));
 
 let w: WorkerState;
 let glass: Glass;
-beforeAll(async () => {
-  w = await loadTestWorkerWithModel();
-  glass = w.glass;
-});
-afterAll(() => expect(glass.liveHandles()).toBe(0));
+withShippedModel((s) => ((w = s), (glass = s.glass)));
 
 describe('silu-gate', () => {
   it('silu, silu·u and both derivatives match the closed forms', () => {

@@ -3,7 +3,7 @@
 // judged fairly at the precision its question asks for, and the seed example's
 // code cell prints the verified output.
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { formatArray, formatScalar } from '../../web/src/common/numpyFormat';
 import { isRight, judge, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions, type CheckSpec, type Lesson, type Precision } from '../../web/src/lessons/parse';
@@ -13,7 +13,7 @@ import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
 import { WIDGET_NAMES, WIDGETS_BY_MODULE, isWidgetName } from '../../web/src/lessons/widgets';
 import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
 import { broadcastShapes as computeBroadcast, autogradGraph as computeGraph } from '../../web/src/worker/lessonOps/autograd';
-import { loadTestWorkerWithModel } from './load';
+import { withShippedModel } from './load';
 import type { WorkerState } from '../../web/src/worker/state';
 
 const dir = new URL('../../web/src/lessons/', import.meta.url);
@@ -128,9 +128,8 @@ describe('lessons against the real core', () => {
   /** Every check with the value the core computed for its answer, and every step's expressions. */
   let answered: { where: string; check: CheckSpec; value: ValueOutcome }[];
   let expressions: { where: string; expr: string; value: ValueOutcome }[];
-  beforeAll(async () => {
-    w = await loadTestWorkerWithModel();
-    glass = w.glass;
+  withShippedModel((s) => ((w = s), (glass = s.glass)));
+  beforeAll(() => {
     answered = [];
     expressions = [];
     for (const l of lessons)
@@ -141,7 +140,6 @@ describe('lessons against the real core', () => {
         for (const b of s.blocks) if (b.kind === 'check') answered.push({ where, check: b.check, value: values.get(b.check.answer)! });
       }
   });
-  afterAll(() => expect(glass.liveHandles()).toBe(0));
 
   it('every check has a computed answer, and the right answer is accepted, a wrong one refused', () => {
     expect(answered.length).toBe(lessons.reduce((n, l) => n + lessonChecks(l).length, 0));

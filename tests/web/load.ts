@@ -2,6 +2,7 @@
 // The glue is built for web,worker (see docs/toolchain.md), so in Node we hand it
 // the bytes ourselves instead of letting it fetch a file path.
 import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { loadGlass, type Glass, type WasmBuild } from '../../web/src/core';
 import { createWorkerState, loadModel, type WorkerState } from '../../web/src/worker/state';
 
@@ -26,4 +27,18 @@ export async function loadTestWorkerWithModel(): Promise<WorkerState> {
   const w = await loadTestWorker();
   loadModel(w, readFileSync(shippedWeightsUrl));
   return w;
+}
+
+/**
+ * The setup of a file (or a describe block) that tests against the shipped model:
+ * the worker's state before its tests (handed to `use`), and no core handle left
+ * alive after them.
+ */
+export function withShippedModel(use: (w: WorkerState) => void): void {
+  let state: WorkerState | undefined;
+  beforeAll(async () => {
+    state = await loadTestWorkerWithModel();
+    use(state);
+  });
+  afterAll(() => expect(state?.glass.liveHandles()).toBe(0));
 }

@@ -3,24 +3,18 @@
 // float64 JavaScript from the model's own logits, its entropy, what T does to
 // it, its refusals, and its place in the logits-and-loss lesson.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Glass } from '../../web/src/core';
+import { describe, expect, it } from 'vitest';
 import { parseLesson } from '../../web/src/lessons/parse';
 import { isWidgetName } from '../../web/src/lessons/widgets';
 import { handlers } from '../../web/src/worker/handlers';
 import { softmaxTemperature } from '../../web/src/worker/lessonOps/loss';
 import { needModel, type WorkerState } from '../../web/src/worker/state';
-import { loadTestWorkerWithModel } from './load';
+import { withShippedModel } from './load';
 
 const TEXT = 'And God said, ';
 
 let w: WorkerState;
-let glass: Glass;
-beforeAll(async () => {
-  w = await loadTestWorkerWithModel();
-  glass = w.glass;
-});
-afterAll(() => expect(glass.liveHandles()).toBe(0));
+withShippedModel((s) => (w = s));
 
 /** softmax(z / t) of the last row of the model's logits and its entropy in bits, in plain float64. */
 function reference(t: number): { p: number[]; bits: number } {

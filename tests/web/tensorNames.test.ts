@@ -1,13 +1,12 @@
 // One vocabulary: every tensor the model records and every parameter has one
 // learner-facing name, the same in the inspector and the lessons, with the code
 // name beside it where it helps.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { snapshotNames } from '../../web/src/app/inspectorSettings';
 import { depthNames, paramName, tensorName, withCode } from '../../web/src/app/tensorNames';
-import type { Glass } from '../../web/src/core';
 import { depthNames as workerDepthNames } from '../../web/src/worker/inspector';
 import { needModel } from '../../web/src/worker/state';
-import { loadTestWorkerWithModel } from './load';
+import { withShippedModel } from './load';
 import type { WorkerState } from '../../web/src/worker/state';
 
 describe('snapshot names', () => {
@@ -52,12 +51,7 @@ describe('snapshot names', () => {
 
 describe('parameter names, against the loaded model', () => {
   let w: WorkerState;
-  let glass: Glass;
-  beforeAll(async () => {
-    w = await loadTestWorkerWithModel();
-    glass = w.glass;
-  });
-  afterAll(() => expect(glass.liveHandles()).toBe(0));
+  withShippedModel((s) => (w = s));
 
   it('every parameter of the model has a layer and a learner name for its part', () => {
     const m = needModel(w);

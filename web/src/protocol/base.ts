@@ -3,6 +3,7 @@
 // classes. Imports nothing but types from the core facade, so any layer (the
 // worker, the page, the tests) can use it.
 import type { DTypeName, NamedTensor } from '../core';
+import type { RawGraphNode } from '../core/raw';
 
 export type { DTypeName, NamedTensor };
 
@@ -27,17 +28,11 @@ export interface ShownTensor extends NamedTensor {
   norm: number;
 }
 
-/** One node of the core's recorded autograd graph, values copied out. */
-export interface GraphNodeView {
-  id: number;
-  op: string;
-  detail: string;
-  name: string;
-  inputs: number[];
-  shape: number[];
+/** One node of the core's recorded autograd graph (its fields as core/raw.ts documents them), values copied out. */
+export type GraphNodeView = Pick<RawGraphNode, 'id' | 'op' | 'detail' | 'name' | 'inputs' | 'shape'> & {
   value: number[];
   grad: number[] | null;
-}
+};
 
 /** A value an expression or widget returned: numbers, strings, booleans, nested arrays of numbers. */
 export type Plain = number | string | boolean | null | Plain[] | { [key: string]: Plain };

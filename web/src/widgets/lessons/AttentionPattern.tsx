@@ -3,7 +3,6 @@
 // pass runs) and returns the head's (n, n) softmax weights and their row sums.
 import { useEffect, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { useWeights } from '../../viewmodels/model';
 import type { AttentionPatternResult } from '../../protocol/lessons/attention';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
@@ -11,6 +10,8 @@ import { WidgetShell } from './WidgetShell';
 import { AttentionHeatmap } from './AttentionHeatmap';
 import './Attention.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'attention-pattern': AttentionPattern };
 
 const DEFAULT_TEXT = 'In the beginning God created the heaven';
 
@@ -36,7 +37,6 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
   const answer = useLessonOp('attentionPattern', input, [text, block, head], { keepLast: true });
   const r = answer.result;
 
-  const w = useWeights();
   const n = r?.labels.length ?? 0;
   const shownRow = r === null ? null : Math.min(row ?? n - 1, n - 1);
   // bar lengths relative to the row's largest weight (display scaling only)
@@ -60,7 +60,6 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
           </button>
         ))}
       </div>
-      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
       <WidgetShell answer={answer} errorTestId="pattern-error" pendingText="Running the model…" keepLast>
         {(r) => (
           <>
@@ -109,8 +108,3 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'attention-pattern': AttentionPattern,
-};

@@ -12,6 +12,8 @@ import { WidgetShell } from './WidgetShell';
 import './Attention.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'rope-offset': AttentionRopeOffset };
+
 const field = (s: string) => (s.trim() === '' ? NaN : Number(s));
 
 function Rows({ rows, testId, mark }: { rows: RopeOffsetRow[]; testId: string; mark: (r: RopeOffsetRow) => boolean }) {
@@ -97,8 +99,3 @@ function notice(r: RopeOffsetResult): string {
   };
   return `for the same offset the dot product is ${span(r.shifted)}: the same up to float64 rounding, wherever the pair sits. Other offsets give other values, ${span(r.offsets)}.`;
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'rope-offset': AttentionRopeOffset,
-};

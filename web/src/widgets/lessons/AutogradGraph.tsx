@@ -12,6 +12,8 @@ import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'autograd-graph': AutogradGraph };
+
 const OP_TEXT: Record<string, string> = {
   mul: 'multiply',
   add: 'add',
@@ -73,8 +75,3 @@ export function AutogradGraph() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'autograd-graph': AutogradGraph,
-};

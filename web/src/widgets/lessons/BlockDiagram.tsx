@@ -5,6 +5,8 @@ import { ScrollBox } from '../../app/ScrollBox';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'block-diagram': BlockDiagram };
+
 /** The residual stream's line. */
 const STREAM = 58;
 
@@ -86,8 +88,3 @@ export function BlockDiagram() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'block-diagram': BlockDiagram,
-};

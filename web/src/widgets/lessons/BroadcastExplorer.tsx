@@ -7,6 +7,8 @@ import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'broadcast-shapes': BroadcastExplorer };
+
 /** "4, 1, 3" -> [4, 1, 3]; "" -> [] when empty is allowed (a scalar's shape); null if unreadable. */
 export function parseList(text: string, allowEmpty: boolean): number[] | null {
   const t = text.trim().replace(/^[([]|[)\]]$/g, '').trim();
@@ -123,8 +125,3 @@ export function BroadcastExplorer() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'broadcast-shapes': BroadcastExplorer,
-};

@@ -9,10 +9,13 @@ import type { ByteTextResult } from '../../protocol/lessons/bytes';
 import { tensorName } from '../../app/tensorNames';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
+import { TextPresets } from './TextPresets';
 import { WidgetShell } from './WidgetShell';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'byte-embeddings': ByteEmbeddings };
 
 const PRESETS: [string, string][] = [
   ['créé', 'créé'],
@@ -39,16 +42,7 @@ export function ByteEmbeddings() {
   const answer = useLessonOp('byteText', { text }, [text]);
   return (
     <div class="lesson-widget byte-embeddings" data-testid="widget-byte-embeddings">
-      <div class="widget-row">
-        <label>
-          Text <input class="wide" data-testid="bytes-text" value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        </label>
-        {PRESETS.map(([name, t]) => (
-          <button key={name} type="button" onClick={() => setText(t)}>
-            {name}
-          </button>
-        ))}
-      </div>
+      <TextPresets value={text} onText={setText} testId="bytes-text" presets={PRESETS} />
       <WidgetShell answer={answer} errorTestId="bytes-error" pendingText="Asking the core…">
         {(r) => (
           <>
@@ -97,8 +91,3 @@ export function ByteEmbeddings() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'byte-embeddings': ByteEmbeddings,
-};

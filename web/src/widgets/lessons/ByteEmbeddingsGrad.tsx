@@ -6,10 +6,13 @@ import { fmt } from '../../app/format';
 import type { EmbedGradResult } from '../../protocol/lessons/bytes';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
+import { TextPresets } from './TextPresets';
 import { WidgetShell } from './WidgetShell';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'embedding-grad': EmbeddingGrad };
 
 /** Which rows are zero here and why, and a byte used twice, read from the table. */
 function notice(r: EmbedGradResult): string {
@@ -31,16 +34,7 @@ export function EmbeddingGrad() {
   const answer = useLessonOp('embedGrad', { text }, [text]);
   return (
     <div class="lesson-widget be-grad" data-testid="widget-embedding-grad">
-      <div class="widget-row">
-        <label>
-          Text <input class="wide" data-testid="grad-bytes-text" value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        </label>
-        {['banana', 'abc', 'aaaa'].map((t) => (
-          <button key={t} type="button" onClick={() => setText(t)}>
-            {t}
-          </button>
-        ))}
-      </div>
+      <TextPresets value={text} onText={setText} testId="grad-bytes-text" presets={['banana', 'abc', 'aaaa'].map((t) => [t, t] as const)} />
       <WidgetShell answer={answer} errorTestId="grad-bytes-error" pendingText="Running the model forward and backward…">
         {(r) => (
           <>
@@ -82,8 +76,3 @@ export function EmbeddingGrad() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'embedding-grad': EmbeddingGrad,
-};

@@ -11,6 +11,8 @@ import './ByteEmbeddings.css';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'byte-similarity': ByteSimilarity };
+
 const PAIRS: [string, string][] = [
   ['a', 'A'],
   ['a', 'e'],
@@ -80,8 +82,3 @@ export function ByteSimilarity() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'byte-similarity': ByteSimilarity,
-};

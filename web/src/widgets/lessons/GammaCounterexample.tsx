@@ -10,6 +10,8 @@ import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'gamma-counterexample': GammaCounterexample };
+
 const ROWS = [
   [3, 4, 0, 0],
   [0, 0, 3, 4],
@@ -81,8 +83,3 @@ export function GammaCounterexample() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'gamma-counterexample': GammaCounterexample,
-};

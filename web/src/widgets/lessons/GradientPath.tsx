@@ -10,6 +10,8 @@ import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'gradient-path': GradientPath };
+
 const MAPS: Record<string, { label: string; matrix: number[][] }> = {
   shear: { label: 'a shear-and-stretch', matrix: [[0.5, 1], [0, -0.3]] },
   rotation: { label: 'a quarter turn', matrix: [[0, -1], [1, 0]] },
@@ -117,8 +119,3 @@ function DepthPlot({ r }: { r: PathResult }) {
     </svg>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'gradient-path': GradientPath,
-};

@@ -6,6 +6,8 @@ import { openAddress } from '../../viewmodels/lessonPlace';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'inspector-tour': InspectorTour };
+
 /** d: the width of the stream, vocab: the number of byte values, from the loaded model (symbols until it is loaded). */
 const stops = (d: string, vocab: string) => [
   {
@@ -56,8 +58,3 @@ export function InspectorTour() {
     </ol>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'inspector-tour': InspectorTour,
-};

@@ -25,6 +25,13 @@ import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = {
+  'rmsnorm-graph': RmsNormGraphWidget,
+  'norm-compare': NormCompareWidget,
+  'epsilon-lab': EpsilonLabWidget,
+  'seed-example': SeedExampleWidget,
+};
+
 type Args = { args: Record<string, string> };
 
 /** What the learner did in each widget, by "lesson/step/widget", for this page's session. */
@@ -157,11 +164,3 @@ export function SeedExampleWidget() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'rmsnorm-graph': RmsNormGraphWidget,
-  'norm-compare': NormCompareWidget,
-  'epsilon-lab': EpsilonLabWidget,
-  'seed-example': SeedExampleWidget,
-};

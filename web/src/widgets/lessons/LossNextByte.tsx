@@ -4,7 +4,6 @@
 // computed in the worker (the 'nextByteLoss' lesson op), in float64.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { useWeights } from '../../viewmodels/model';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import type { NextByteLossResult } from '../../protocol/lessons/loss';
 import { ToNotice } from '../ToNotice';
@@ -13,6 +12,8 @@ import { LogitsGradRow } from './LogitsGradRow';
 import { LossStrip } from './LossStrip';
 import './LossWidget.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'next-byte-loss': NextByteLoss };
 
 const PRESETS: [string, string][] = [
   ['a verse', 'In the beginning God created the heaven and the earth.'],
@@ -55,7 +56,6 @@ export function NextByteLoss() {
     setText(s);
     setPositionText(''); // a new text opens its last prediction
   };
-  const w = useWeights();
   return (
     <div class="lesson-widget next-byte-loss" data-testid="widget-next-byte-loss">
       <div class="widget-row">
@@ -75,7 +75,6 @@ export function NextByteLoss() {
           <input data-testid="loss-position" size={4} value={positionText} placeholder="last" onInput={(e) => setPositionText(e.currentTarget.value)} />
         </label>
       </div>
-      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
       <WidgetShell answer={answer} errorTestId="loss-error" pendingText="Running the model forward and backward…" keepLast>
         {(r) => (
           <>
@@ -152,8 +151,3 @@ export function NextByteLoss() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'next-byte-loss': NextByteLoss,
-};

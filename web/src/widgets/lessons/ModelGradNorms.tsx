@@ -3,7 +3,6 @@
 // the next-byte loss in the worker.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { useWeights } from '../../viewmodels/model';
 import { tensorName } from '../../app/tensorNames';
 import type { ModelGradsResult } from '../../protocol/lessons/rmsnorm';
 import { useLessonOp } from '../../viewmodels/lessonOp';
@@ -11,6 +10,8 @@ import { ToNotice } from '../ToNotice';
 import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'model-grad-norms': ModelGradNorms };
 
 /** "after attention + of block 0", "embedding", "final RMSNorm". */
 function label(name: string): string {
@@ -37,14 +38,12 @@ export function ModelGradNorms() {
   const answer = useLessonOp('modelGrads', { text }, [text], { keepLast: true });
   const r = answer.result;
   const max = r ? Math.max(...r.norms) : 1;
-  const w = useWeights();
   return (
     <div class="lesson-widget" data-testid="widget-model-grad-norms">
       <label class="widget-row">
         Text:{' '}
         <input class="wide" data-testid="grad-text" value={text} maxLength={128} onInput={(e) => setText(e.currentTarget.value)} />
       </label>
-      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
       <WidgetShell answer={answer} pendingText="Running the model forward and backward…" keepLast dim={false}>
         {(r) => (
           <>
@@ -71,8 +70,3 @@ export function ModelGradNorms() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'model-grad-norms': ModelGradNorms,
-};

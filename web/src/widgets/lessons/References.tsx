@@ -5,6 +5,8 @@ import { useWeights } from '../../viewmodels/model';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { references: References };
+
 const PAPERS = [
   {
     cite: 'Biao Zhang and Rico Sennrich, “Root Mean Square Layer Normalization”, NeurIPS 2019.',
@@ -43,8 +45,3 @@ export function References() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  references: References,
-};

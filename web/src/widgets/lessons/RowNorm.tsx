@@ -11,6 +11,8 @@ import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'row-norm': RowNorm };
+
 const START = [
   [3, 4, 0, 0],
   [1, -1, 1, -1],
@@ -88,8 +90,3 @@ export function RowNorm() {
     </div>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'row-norm': RowNorm,
-};

@@ -9,9 +9,12 @@ import type { ResponseOf } from '../../protocol/api';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { LogSlider } from '../lab/LogSlider';
 import { ToNotice } from '../ToNotice';
+import { TextPresets } from './TextPresets';
 import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 import './LossWidget.css';
+
+export const lessonWidgets: LessonWidgets = { 'softmax-temperature': SoftmaxTemperature };
 
 type Result = ResponseOf<'softmaxTemperature'>;
 
@@ -39,16 +42,7 @@ export function SoftmaxTemperature() {
   const answer = useLessonOp('softmaxTemperature', { text, temperature }, [text, temperature], { keepLast: true });
   return (
     <div class="lesson-widget" data-testid="widget-softmax-temperature">
-      <div class="widget-row">
-        <label>
-          Text <input class="wide" data-testid="temperature-text" value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        </label>
-        {TEXTS.slice(1).map((t) => (
-          <button key={t} type="button" onClick={() => setText(t)}>
-            …{t.slice(-8)}
-          </button>
-        ))}
-      </div>
+      <TextPresets value={text} onText={setText} testId="temperature-text" presets={TEXTS.slice(1).map((t) => [`…${t.slice(-8)}`, t] as const)} />
       <LogSlider id="temperature" label="temperature T (log scale)" symbol="T" log10Min={-1} log10Max={1} step={0.05} value={temperature} onValue={setTemperature}>
         <div class="widget-row">
           {[0.5, 1, 2].map((t) => (
@@ -112,5 +106,3 @@ export function SoftmaxTemperature() {
     </div>
   );
 }
-
-export const lessonWidgets: LessonWidgets = { 'softmax-temperature': SoftmaxTemperature };

@@ -14,6 +14,8 @@ import './lessonWidgets.css';
 import './Swiglu.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'model-swiglu': SwigluModel };
+
 const LAST = 1_000_000; // a position past the end: the worker shows the last byte
 
 /** The strip's largest unit and what its gate does, read from the worker's ranking and counts. */
@@ -72,7 +74,6 @@ export function SwigluModel() {
           </label>
         )}
       </div>
-      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
       <WidgetShell answer={answer} errorTestId="swiglu-error" errorPrefix="The core refuses: " pendingText="Running the model…" keepLast>
         {(r) => (
           <>
@@ -170,8 +171,3 @@ function HiddenStrip({ r }: { r: ModelSwigluResult }) {
     </svg>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'model-swiglu': SwigluModel,
-};

@@ -11,6 +11,8 @@ import './lessonWidgets.css';
 import './Swiglu.css';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 
+export const lessonWidgets: LessonWidgets = { 'silu-gate': SwigluSiluGate };
+
 const RANGE = { lo: -6, hi: 4, points: 201 };
 
 /** A typed number, or null when the text is not one. */
@@ -147,8 +149,3 @@ function SiluPlot({ r, z }: { r: SiluGateResult; z: number | null }) {
     </svg>
   );
 }
-
-/** The names lesson files use for these widgets (lessons/widgets.tsx collects them). */
-export const lessonWidgets: LessonWidgets = {
-  'silu-gate': SwigluSiluGate,
-};

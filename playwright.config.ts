@@ -1,5 +1,5 @@
 // Playwright against the PRODUCTION build (dist/, served by `vite preview`),
-// in Debian's Chromium (no browser download: see ../shared/notes/TOOLCHAIN.md).
+// in Debian's Chromium (no browser download: see docs/toolchain.md).
 // scripts/test.sh (stage e2e) builds dist/ first; run alone with
 //   npx vite build && npx playwright test
 import { resolve } from 'node:path';

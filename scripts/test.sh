@@ -4,7 +4,9 @@
 #   2. for each preset native, asan, wasm: configure, build, ctest -j2 --output-on-failure
 #   3. cli: the glassllm command line, good and bad arguments (tests/cli/test_cli.py), after native
 #   4. reference: glassllm against the independent PyTorch model (scripts/test_reference.sh)
-#   5. vitest run (tests/web/**, loads the wasm build)
+#   5. web: the layering checks (tsc for the page and for the worker's side without the DOM,
+#      dependency-cruiser's rules in .dependency-cruiser.cjs, see docs/architecture.md),
+#      then vitest run (tests/web/**, loads the wasm build)
 #   6. e2e: vite build (production dist/), then Playwright in Debian's Chromium (tests/e2e/**)
 # Run a subset with: npm test -- native wasm web   (stages: native cli reference asan wasm web e2e)
 # Ends with one line "tests: N passed, M failed".
@@ -113,10 +115,31 @@ for stage in native cli reference asan wasm; do
   esac
 done
 
+run_layers() {   # one check each: types (page), types (worker, no DOM), imports (dependency-cruiser)
+  local t0 passed=0 failed=0 name
+  t0=$(now)
+  for name in types worker-types imports; do
+    current="web (layers: $name)"
+    say "test:web: $name"
+    case "$name" in
+      types) tsc --noEmit -p tsconfig.json ;;
+      worker-types) tsc --noEmit -p tsconfig.worker.json ;;
+      imports) depcruise web/src --config .dependency-cruiser.cjs --output-type err-long ;;
+    esac && passed=$((passed + 1)) || failed=$((failed + 1))
+    if ((failed > 0)); then
+      add_summary layers "$passed" "$failed" "$t0"
+      return 1
+    fi
+  done
+  add_summary layers "$passed" "$failed" "$t0"
+}
+
 if has_stage web; then
   t0=$(now)
   current="web (wasm build)"
   has_stage wasm || bash scripts/build.sh wasm --web
+  run_layers
+  t0=$(now)
   current="web (vitest)"
   say "test:web: vitest run"
   mkdir -p build

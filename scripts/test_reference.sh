@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test stage "reference": GlassLLM against an independent PyTorch model.
-#   tests/reference/torch_model.py        the model of DESIGN.md written in PyTorch (Debian python3-torch)
+#   tests/reference/torch_model.py        the model of docs/model.md written in PyTorch (Debian python3-torch)
 #   tests/reference/compare_with_torch.py loss, every snapshot, every snapshot and parameter gradient;
 #                                         float32 rel <= 1e-4, float64 rel <= 1e-10,
 #                                         rel = max|a-b| / max(max|b|, 1e-30) per tensor

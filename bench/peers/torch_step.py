@@ -5,7 +5,7 @@
       /usr/bin/python3 bench/peers/torch_step.py [--runs N] [--warmup N] [--batch B] [--ctx N] [--dtype f32|f64]
 
 One thread (torch.set_num_threads(1)). The model is tests/reference/torch_model.py
-(the default configuration of DESIGN.md, trainer-style init std 0.02, gammas 1):
+(the default configuration of docs/model.md, trainer-style init std 0.02, gammas 1):
   forward 1 x ctx      inference forward under torch.no_grad()
   fwd+bwd B x ctx      forward + mean next-byte cross-entropy + backward
   train step B x ctx   zero_grad + fwd+bwd + AdamW (betas 0.9/0.95, decay 0.1 on matrices only, lr 1e-3)

@@ -8,8 +8,10 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "glass/glass.h"
 #include "glass/io/bytes.h"
@@ -117,7 +119,7 @@ val compute(ModelSession& s, std::string text, bool backward) {
   return s.last.loss.defined() ? val(s.last.loss.item()) : val::null();
 }
 
-// Parameter name -> L2 norm of its gradient from the last backward (DESIGN.md order).
+// Parameter name -> L2 norm of its gradient from the last backward (docs/model.md order).
 val param_grad_norms(ModelSession& s) {
   val norms = val::object();
   for (const auto& [name, p] : model_of(s).named_parameters())
@@ -149,7 +151,7 @@ val run(ModelSession& s, std::string text, bool backward) {
 
 // ---- one tensor of the last run at a time (the inspector) ----
 
-// A snapshot of the last run (DESIGN.md name or TransformerLens alias), or its gradient.
+// A snapshot of the last run (docs/model.md name or TransformerLens alias), or its gradient.
 Tensor last_tensor(ModelSession& s, const std::string& name, bool grad) {
   if (!s.last.logits.defined()) throw Error("model: nothing has run yet");
   const Tensor& t = s.last.snapshots.get(nn::resolve_alias(name));
@@ -184,9 +186,7 @@ double tensor_norm(ModelSession& s, std::string name, bool grad) {
   return sqrt(sum(square(last_tensor(s, name, grad)))).item();
 }
 
-// A parameter's gradient from the last backward, as {shape, data} (not batch-trimmed).
-// A parameter's values (for lessons that compute with the weights, e.g. one
-// head's attention pattern from wq/wk).
+// A parameter's values (for lessons that compute with the weights), as {shape, data}.
 val param(ModelSession& s, std::string name) {
   for (const auto& [n, p] : model_of(s).named_parameters()) {
     if (n != name) continue;
@@ -198,6 +198,7 @@ val param(ModelSession& s, std::string name) {
   throw Error("model: no parameter named \"" + name + "\"");
 }
 
+// A parameter's gradient from the last backward, as {shape, data} (not batch-trimmed).
 val param_grad(ModelSession& s, std::string name) {
   for (const auto& [n, p] : model_of(s).named_parameters()) {
     if (n != name) continue;
@@ -239,6 +240,55 @@ val top_next(ModelSession& s, double k_in) {
 
 std::string display_byte(double b) { return io::display_byte(static_cast<int32_t>(whole_from("byte", b))); }
 
+// ---- a block's parts, computed by the model's own code (the lessons show them) ----
+
+int64_t block_index(const nn::Model& m, double block) {
+  const int64_t last = static_cast<int64_t>(m.blocks.size()) - 1;
+  if (!std::isfinite(block) || block != std::floor(block) || block < 0 || block > static_cast<double>(last))
+    throw Error("block must be a whole number from 0 to " + std::to_string(last));
+  return static_cast<int64_t>(block);
+}
+
+// {name: {shape, data}} for each named part, batch axis removed.
+val named_parts(std::initializer_list<std::pair<const char*, const Tensor*>> parts) {
+  val out = val::object();
+  for (const auto& [name, t] : parts) out.set(name, named_tensor(*t));
+  return out;
+}
+
+// The input block i's branch read in the last run (blocks.i.norm.attn or .norm.ffn).
+Tensor block_input(ModelSession& s, int64_t block, const char* norm) {
+  return last_tensor(s, "blocks." + std::to_string(block) + "." + norm, false);
+}
+
+// Block i's attention run again on its input in the last run by the same
+// Attention::parts the forward pass ran, with every intermediate:
+// {q, k, v, scores, weights, heads, out} (heads first).
+val attention_parts(ModelSession& s, double block) {
+  nn::Model& m = model_of(s);
+  const int64_t i = block_index(m, block);
+  NoGradGuard no_grad;
+  const nn::AttentionParts p = m.blocks[i].attn.parts(block_input(s, i, "norm.attn"), m.rope());
+  return named_parts({{"q", &p.q}, {"k", &p.k}, {"v", &p.v}, {"scores", &p.scores}, {"weights", &p.weights}, {"heads", &p.heads}, {"out", &p.out}});
+}
+
+// Block i's feed-forward branch on its input in the last run, by SwiGLU::parts:
+// {gate, up, act, hidden, out}.
+val swiglu_parts(ModelSession& s, double block) {
+  nn::Model& m = model_of(s);
+  const int64_t i = block_index(m, block);
+  NoGradGuard no_grad;
+  const nn::SwiGLUParts p = m.blocks[i].ffn.parts(block_input(s, i, "norm.ffn"));
+  return named_parts({{"gate", &p.gate}, {"up", &p.up}, {"act", &p.act}, {"hidden", &p.hidden}, {"out", &p.out}});
+}
+
+// x (..., n, headDim) rotated by the model's RoPE (its head width, context and
+// base; x's dtype) as if its rows stood at positions offset .. offset+n-1.
+Tensor rope_at(ModelSession& s, const Tensor& x, double offset) {
+  const nn::Config& c = model_of(s).config();
+  return nn::Rope(c.head_dim(), c.context, c.rope_base, x.dtype())(x, whole_from("rope offset", offset));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(glass_model) {
@@ -259,7 +309,10 @@ EMSCRIPTEN_BINDINGS(glass_model) {
       .function("tensorNorm", guard<&tensor_norm>)
       .function("param", guard<&param>)
       .function("paramGrad", guard<&param_grad>)
-      .function("topNext", guard<&top_next>);
+      .function("topNext", guard<&top_next>)
+      .function("attentionParts", guard<&attention_parts>)
+      .function("swigluParts", guard<&swiglu_parts>)
+      .function("rope", guard<&rope_at>);
   function("displayByte", guard<&display_byte>);
 }
 

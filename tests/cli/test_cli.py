@@ -151,7 +151,7 @@ def main():
         ok("json loss matches the printed loss", abs(js.get("loss", 1e9) - loss32) < 1e-5, str(js.get("loss")))
         snaps = js.get("snapshots", {})
         grads = js.get("grads", {})
-        ok("json snapshots: every DESIGN.md name, in order", list(snaps) == snapshot_names, str(list(snaps)))
+        ok("json snapshots: every docs/model.md name, in order", list(snaps) == snapshot_names, str(list(snaps)))
 
         def shape_ok(entry, shape):
             return (isinstance(entry, dict) and entry.get("shape") == shape

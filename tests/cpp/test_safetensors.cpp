@@ -329,7 +329,7 @@ bool unchanged(nn::Model& m, const std::map<std::string, std::vector<double>>& b
 TEST(ModelWeights, SaveThenLoadIntoAnotherModel) {
   nn::Model a(tiny(), 1), b(tiny(), 2);
   const Bytes file = io::save_weights(a, {{"trained_steps", "0"}});
-  // The keys and shapes are DESIGN.md's, from the model's own walk.
+  // The keys and shapes are docs/model.md's, from the model's own walk.
   const io::SafetensorsFile f = io::parse_safetensors(file);
   EXPECT_EQ(f.tensors.size(), a.named_parameters().size());
   std::map<std::string, Tensor> t(f.tensors.begin(), f.tensors.end());

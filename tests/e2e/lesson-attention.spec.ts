@@ -1,7 +1,7 @@
 // The attention lesson, walked in Chromium against the production build: every
 // step renders (screenshots build/screenshots/lesson-attention-N.png), the
-// attention-pattern widget shows the core's weights (upper triangle exactly 0,
-// rows summing to 1, the rebuilt layer agreeing with the model) and refuses bad
+// attention-pattern widget shows the model's own weights (upper triangle exactly 0,
+// rows summing to 1, the first byte looking only at itself) and refuses bad
 // input with a message, and the rope-offset widget shows the same dot product
 // for the same offset.
 import { expect, test, type Page } from '@playwright/test';
@@ -15,8 +15,6 @@ async function patternWidget(page: Page) {
   await expect(w.getByTestId('pattern-map').locator('canvas')).toBeVisible();
   const dev = Number(await w.getByTestId('pattern-rowsum-dev').textContent());
   expect(dev).toBeLessThan(1e-5);
-  const diff = Number((await w.getByTestId('pattern-diff').textContent())!.split(' ')[0]);
-  expect(diff).toBeLessThan(1e-4);
   // 39 bytes: the last row (38) is shown; head 1 puts different weights there
   const before = await value(page, 'pattern-w-38-0');
   await w.getByTestId('pattern-head').fill('1');

@@ -34,13 +34,12 @@ async function modelSwiglu(page: Page) {
   const negative = page.getByTestId('swiglu-negative');
   await expect(negative).toContainText('of 384', { timeout: 20_000 });
   await expect(page.getByTestId('swiglu-position')).toHaveText(String(TEXT.length - 1));
-  expect(await num(page, 'swiglu-relerr')).toBeLessThan(1e-4);
+  await expect(page.getByTestId('swiglu-check')).toContainText("the model's own numbers");
   await expect(page.getByTestId('swiglu-top').locator('tr')).toHaveCount(8);
   const atBlock0 = await negative.textContent();
   const top0 = await page.getByTestId('swiglu-top').locator('tr').first().textContent();
   await page.getByTestId('swiglu-block').selectOption('3');
   await expect(page.getByTestId('swiglu-top').locator('tr').first()).not.toHaveText(top0!);
-  expect(await num(page, 'swiglu-relerr')).toBeLessThan(1e-4);
   // another position: the slider moves, the numbers follow
   const top3 = await page.getByTestId('swiglu-top').locator('tr').first().textContent();
   await page.getByTestId('swiglu-position-slider').fill('3');

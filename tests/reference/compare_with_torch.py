@@ -7,7 +7,7 @@
 For each dtype it runs `glassllm inspect --weights W --text T --dtype D --json OUT`
 and tests/reference/torch_model.py in the same dtype on the same file and text,
 then compares the loss, every snapshot, every snapshot's gradient and every
-parameter's gradient (DESIGN.md names; batch axis removed).
+parameter's gradient (docs/model.md names; batch axis removed).
 
 Relative error of a tensor (GlassLLM a, PyTorch b, same shape):
 
@@ -16,7 +16,7 @@ Relative error of a tensor (GlassLLM a, PyTorch b, same shape):
 i.e. the largest absolute difference measured against the tensor's largest
 magnitude (the loss is a one-element tensor). It passes when rel <= 1e-4 in
 float32 and rel <= 1e-10 in float64. A NaN/Inf on either side, a shape
-mismatch, or a name expected by DESIGN.md and missing on either side is a
+mismatch, or a name expected by docs/model.md and missing on either side is a
 failure. The script prints a table (name, max abs err, rel err, pass), a
 closing line "N passed, M failed", and exits non-zero on any failure.
 
@@ -90,7 +90,7 @@ def torch_inspect(weights, text, eps, dtype):
 
 
 def compare(g, t, cfg, dtype):
-    """Rows (name, abs, rel, ok, note) for one dtype, in DESIGN.md order."""
+    """Rows (name, abs, rel, ok, note) for one dtype, in docs/model.md order."""
     tol = TOLERANCE[dtype]
     rows = []
 
@@ -116,7 +116,7 @@ def compare(g, t, cfg, dtype):
         row("grad " + name, g["grads"].get(name), t["grads"].get(name))
     for name in torch_model.parameter_names(cfg):
         row("grad " + name, g["grads"].get(name), t["grads"].get(name))
-    # names either side has that DESIGN.md does not: a renamed snapshot must not go unnoticed
+    # names either side has that docs/model.md does not: a renamed snapshot must not go unnoticed
     for side, res in (("glassllm", g), ("torch", t)):
         extra = (set(res["snapshots"]) - set(snaps)) | (set(res["grads"]) - set(snaps) - set(torch_model.parameter_names(cfg)))
         for name in sorted(extra):

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""An independent PyTorch implementation of the GlassLLM model (DESIGN.md, "The model").
+"""An independent PyTorch implementation of the GlassLLM model (docs/model.md).
 
 Written from the design, not from the C++: torch's own ops for every step,
 so a shared misunderstanding would have to be made twice to go unnoticed.
@@ -146,7 +146,7 @@ def rotate_half(x):
     return torch.cat([-x2, x1], dim=-1)
 
 
-# "half": DESIGN.md's rotate_half form (j pairs with j + k/2). "interleaved" (GPT-J's
+# "half": docs/model.md's rotate_half form (j pairs with j + k/2). "interleaved" (GPT-J's
 # 2j with 2j+1) is WRONG for this model; compare_with_torch.py --negative-control
 # selects it to show that the comparison catches a subtle convention slip.
 ROPE_PAIRING = "half"
@@ -221,7 +221,7 @@ def load_params(path, dtype):
     cfg = Config.from_weights(tensors, metadata)
     expected = set(parameter_names(cfg))
     if set(tensors) != expected:
-        raise ValueError("%s: keys differ from DESIGN.md: missing %s, extra %s"
+        raise ValueError("%s: keys differ from docs/model.md: missing %s, extra %s"
                          % (path, sorted(expected - set(tensors)), sorted(set(tensors) - expected)))
     P = {name: tensors[name].to(dtype).clone().requires_grad_(True) for name in parameter_names(cfg)}
     return P, cfg

@@ -1,8 +1,9 @@
-// The page's worker client with a fake worker: ids, stale results dropped,
-// only the newest waiting request kept, errors as data, restart after a crash.
+// The page's worker client with a fake worker: ids, stale results dropped per
+// kind and channel, only the newest waiting request kept, errors as data,
+// restart after a crash.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CoreClient, type WorkerLike } from '../../web/src/app/coreClient';
-import type { Request, Response } from '../../web/src/app/protocol';
+import type { Request, Response } from '../../web/src/protocol/api';
 
 class FakeWorker implements WorkerLike {
   sent: Request[] = [];
@@ -68,6 +69,46 @@ describe('CoreClient', () => {
     expect(await seed).toMatchObject({ status: 'ok' });
   });
 
+  it('channels keep callers apart: a widget asking at once does not make the lab view\'s answer stale', async () => {
+    const { client, workers } = setup();
+    const w = workers[0];
+    const lab = client.request('lab', labInput(1), { channel: 'lab' });
+    const widget = client.request('lab', labInput(2), { channel: 'lesson:rmsnorm/4/epsilon-lab' });
+    expect(w.sent.map((r) => r.id)).toEqual([1, 2]); // both sent at once
+    w.ok(1, 'lab');
+    w.ok(2, 'widget');
+    expect(await lab).toMatchObject({ status: 'ok', value: 'lab' });
+    expect(await widget).toMatchObject({ status: 'ok', value: 'widget' });
+  });
+
+  it('on one channel a newer request makes older ones stale; superseded waiting ones never reach the worker', async () => {
+    const { client, workers } = setup();
+    const w = workers[0];
+    const a = client.request('lab', labInput(1), { channel: 'w' });
+    const b = client.request('lab', labInput(2), { channel: 'w' }); // waits behind a
+    const other = client.request('lab', labInput(5), { channel: 'lab' });
+    const c = client.request('lab', labInput(3), { channel: 'w' }); // replaces b
+    expect(await b).toEqual({ status: 'stale' });
+    expect(w.sent.map((r) => (r as Request<'lab'>).payload.c)).toEqual([1, 5]);
+    w.ok(1, 'a');
+    w.ok(3, 'other');
+    expect(await a).toEqual({ status: 'stale' });
+    expect(await other).toMatchObject({ status: 'ok', value: 'other' });
+    expect(w.sent.map((r) => (r as Request<'lab'>).payload.c)).toEqual([1, 5, 3]);
+    w.ok(4, 'c');
+    expect(await c).toMatchObject({ status: 'ok', value: 'c' });
+  });
+
+  it('a channel belongs to its kind: the same channel name on another kind supersedes nothing', async () => {
+    const { client, workers } = setup();
+    const lab = client.request('lab', labInput(1), { channel: 'x' });
+    const seed = client.request('seed', null, { channel: 'x' });
+    workers[0].ok(1, 'lab');
+    workers[0].ok(2, 'seed');
+    expect(await lab).toMatchObject({ status: 'ok' });
+    expect(await seed).toMatchObject({ status: 'ok' });
+  });
+
   it('a fatal error restarts the worker and sends what was waiting to the new one', async () => {
     const { client, workers, restarts } = setup();
     const trap = client.debugTrap();
@@ -107,13 +148,13 @@ describe('CoreClient', () => {
 
 describe('CoreClient time limits', () => {
   afterEach(() => vi.useRealTimers());
-  const code = (source: string) => ({ op: 'code' as const, code: source });
+  const code = (source: string) => ({ code: source });
 
   it('a request that runs past its limit stops the worker, resolves as TimeLimit, and the next request runs on a new worker', async () => {
     vi.useFakeTimers();
     const { client, workers, restarts } = setup();
-    const loop = client.request('lesson', code('while (true) {}'), { timeLimitMs: 3000 });
-    expect(workers[0].sent[0]).toMatchObject({ id: 1, kind: 'lesson', watch: true });
+    const loop = client.request('runCode', code('while (true) {}'), { timeLimitMs: 3000 });
+    expect(workers[0].sent[0]).toMatchObject({ id: 1, kind: 'runCode', watch: true });
     workers[0].started(1);
     vi.advanceTimersByTime(2999);
     expect(workers).toHaveLength(1);
@@ -122,9 +163,9 @@ describe('CoreClient time limits', () => {
     expect(workers[0].terminated).toBe(true);
     expect(workers).toHaveLength(2);
     expect(restarts).toEqual(['TimeLimit']);
-    const next = client.request('lesson', code('print(1)'), { timeLimitMs: 3000 });
+    const next = client.request('runCode', code('print(1)'), { timeLimitMs: 3000 });
     workers[1].started(2);
-    workers[1].ok(2, { op: 'code', output: '1.', error: null });
+    workers[1].ok(2, { output: '1.', error: null });
     expect(await next).toMatchObject({ status: 'ok', value: { output: '1.' } });
     vi.advanceTimersByTime(10_000); // the answered request's timer was cleared: no second restart
     expect(workers).toHaveLength(2);
@@ -133,12 +174,12 @@ describe('CoreClient time limits', () => {
   it('the limit counts from when the work starts, not from sending (loading the core is not counted)', async () => {
     vi.useFakeTimers();
     const { client, workers } = setup();
-    const cell = client.request('lesson', code('print(1)'), { timeLimitMs: 3000 });
+    const cell = client.request('runCode', code('print(1)'), { timeLimitMs: 3000 });
     vi.advanceTimersByTime(60_000); // still loading the wasm: no 'started' yet
     expect(workers).toHaveLength(1);
     workers[0].started(1);
     vi.advanceTimersByTime(1000);
-    workers[0].ok(1, { op: 'code', output: '1.', error: null });
+    workers[0].ok(1, { output: '1.', error: null });
     expect(await cell).toMatchObject({ status: 'ok' });
     vi.advanceTimersByTime(10_000);
     expect(workers).toHaveLength(1);
@@ -166,7 +207,7 @@ describe('CoreClient time limits', () => {
       },
       { onRestart: () => (reloaded = client.request('loadWeights', { bytes: new ArrayBuffer(8) })) },
     );
-    const loop = client.request('lesson', code('for (;;) {}'), { timeLimitMs: 3000 });
+    const loop = client.request('runCode', code('for (;;) {}'), { timeLimitMs: 3000 });
     const lab = client.request('lab', labInput(1)); // sent, but queued in the worker behind the loop
     const seed = client.request('seed', null);
     workers[0].started(1);
@@ -186,7 +227,7 @@ describe('CoreClient time limits', () => {
     vi.useFakeTimers();
     const { client, workers } = setup();
     for (let i = 0; i < 6; i++) {
-      const loop = client.request('lesson', code('while (true) {}'), { timeLimitMs: 100 });
+      const loop = client.request('runCode', code('while (true) {}'), { timeLimitMs: 100 });
       const w = workers.at(-1)!;
       w.started(w.sent.at(-1)!.id);
       vi.advanceTimersByTime(100);

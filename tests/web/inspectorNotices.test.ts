@@ -2,10 +2,9 @@
 // one reads its numbers from the values the plot shows, and the facts it states
 // hold for the data (the residual add passes the gradient through unchanged,
 // the last byte gets no gradient, norm.final is not part of the stream).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fmt } from '../../web/src/app/format';
-import type { TensorSelection } from '../../web/src/app/protocol';
-import type { Glass } from '../../web/src/core';
+import type { TensorSelection } from '../../web/src/protocol/model';
 import {
   compareNotice,
   depthNotice,
@@ -16,16 +15,14 @@ import {
   tensorNotice,
 } from '../../web/src/widgets/inspector/inspectorNotices';
 import { inspect } from '../../web/src/worker/inspector';
-import { loadTestGlassWithModel } from './load';
+import { withShippedModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 describe('inspector notices, on the shipped model', () => {
-  let glass: Glass;
+  let w: WorkerState;
   const run = (text: string, show: TensorSelection) =>
-    inspect(glass, { run: { text, eps: 1e-6, dtype: 'float32' }, show });
-  beforeAll(async () => {
-    glass = await loadTestGlassWithModel();
-  });
-  afterAll(() => expect(glass.liveHandles()).toBe(0));
+    inspect(w, { run: { text, eps: 1e-6, dtype: 'float32' }, show });
+  withShippedModel((s) => (w = s));
 
   it('a branch output and the sum it is added into have exactly the same gradient, in every block', () => {
     const r = run('In the beginning God created the heaven and the earth.', { kind: 'single', name: 'embed', grad: false });

@@ -3,10 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { CURVE_POINTS, computeLab, computeSeed, randomVector } from '../../web/src/worker/lab';
-import { CoreClient, type WorkerLike } from '../../web/src/app/coreClient';
-import { LabChannels } from '../../web/src/app/labChannels';
 import { DEFAULT_LAB, parseLabArgs } from '../../web/src/app/labSettings';
-import type { Request } from '../../web/src/app/protocol';
 import { loadTestGlass } from './load';
 
 let glass: Glass;
@@ -172,47 +169,6 @@ describe('computeSeed and randomVector', () => {
   it('randomVector is seeded', () => {
     expect(randomVector(glass, { d: 5, seed: 3 })).toEqual(randomVector(glass, { d: 5, seed: 3 }));
     expect(randomVector(glass, { d: 5, seed: 3 })).not.toEqual(randomVector(glass, { d: 5, seed: 4 }));
-  });
-});
-
-describe('LabChannels: the lab and each lesson widget compute on their own channel', () => {
-  /** A worker that answers every lab request on the next microtask with its c. */
-  function setup() {
-    const sent: number[] = [];
-    const client = new CoreClient((): WorkerLike => {
-      const w: WorkerLike = {
-        onmessage: null,
-        onerror: null,
-        terminate() {},
-        postMessage(message: unknown) {
-          const r = message as Request<'lab'>;
-          sent.push(r.payload.c);
-          queueMicrotask(() => w.onmessage!({ data: { type: 'result', id: r.id, ok: true, value: r.payload.c, computeMs: 0 } } as MessageEvent));
-        },
-      };
-      return w;
-    });
-    return { channels: new LabChannels(client), sent };
-  }
-  const at = (c: number) => ({ ...DEFAULT_LAB, c });
-  const valueOf = (o: { status: string; value?: unknown }) => (o.status === 'ok' ? o.value : o.status);
-
-  it("a widget asking at once does not make the lab's answer stale (the core client alone would)", async () => {
-    const { channels } = setup();
-    const lab = channels.ask('lab', at(1));
-    const widget = channels.ask('lesson:rmsnorm/4/epsilon-lab', at(2));
-    expect(valueOf(await lab)).toBe(1);
-    expect(valueOf(await widget)).toBe(2);
-  });
-
-  it('on one channel a newer request makes older ones stale, and the superseded ones never reach the worker', async () => {
-    const { channels, sent } = setup();
-    const a = channels.ask('w', at(1));
-    const b = channels.ask('w', at(2));
-    const other = channels.ask('lab', at(5));
-    const c = channels.ask('w', at(3));
-    expect((await Promise.all([a, b, other, c])).map(valueOf)).toEqual(['stale', 'stale', 5, 3]);
-    expect(sent).toEqual([5, 3]);
   });
 });
 

@@ -3,28 +3,27 @@
 // cross-entropy differentiated by autograd from a leaf copy of the logits, the
 // logits rebuilt from norm.final and head.weight, and plain JS for the
 // conversions. Bad input is refused with a message.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Glass, Tensor } from '../../web/src/core';
-import { loadedModel } from '../../web/src/worker/inspector';
+import { needModel } from '../../web/src/worker/state';
 import { nextByteLoss } from '../../web/src/worker/lessonOps/loss';
-import { loadTestGlassWithModel } from './load';
+import { withShippedModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 const VERSE = 'In the beginning God created the heaven and the earth.';
 
+let w: WorkerState;
 let glass: Glass;
-beforeAll(async () => {
-  glass = await loadTestGlassWithModel();
-});
-afterAll(() => expect(glass.liveHandles()).toBe(0));
+withShippedModel((s) => ((w = s), (glass = s.glass)));
 
-const model = () => loadedModel()!.model;
+const model = () => needModel(w).model;
 const f64 = (t: { shape: number[]; data: Float32Array | Float64Array }): Tensor => glass.tensor(t.data, { shape: t.shape, dtype: 'float64' });
 const maxGap = (a: Tensor, b: Tensor) => a.sub(b).square().max().sqrt().item();
 
 describe('next-byte-loss: the loss', () => {
   it('the mean of the per-position surprises is the model’s own loss (float64 run, and the float32 run)', () => {
     for (const text of [VERSE, 'Im Anfang schuf Gott Himmel und Erde.', 'qx7#Zp!0vK2@mW9', 'ab']) {
-      const r = nextByteLoss(glass, { text, position: null });
+      const r = nextByteLoss(w, { text, position: null });
       const n = new TextEncoder().encode(text).length;
       expect(r.surprise).toHaveLength(n - 1);
       const mean = r.surprise.reduce((s, v) => s + v, 0) / r.surprise.length;
@@ -38,7 +37,7 @@ describe('next-byte-loss: the loss', () => {
   });
 
   it('the loss rebuilt from norm.final and head.weight with the core’s cross-entropy agrees', () => {
-    const r = nextByteLoss(glass, { text: VERSE, position: 3 });
+    const r = nextByteLoss(w, { text: VERSE, position: 3 });
     glass.scope(() => {
       const run = model().run(VERSE, { dtype: 'float64', backward: false });
       const n = run.ids.length;
@@ -49,7 +48,7 @@ describe('next-byte-loss: the loss', () => {
   });
 
   it('conversions and the chosen position, against plain arithmetic', () => {
-    const r = nextByteLoss(glass, { text: VERSE, position: 7 });
+    const r = nextByteLoss(w, { text: VERSE, position: 7 });
     expect(r.uniform).toBeCloseTo(Math.log(256), 12);
     expect(r.bitsPerByte).toBeCloseTo(r.loss / Math.LN2, 12);
     expect(r.perplexity).toBeCloseTo(Math.exp(r.loss), 10);
@@ -74,7 +73,7 @@ describe('next-byte-loss: the loss', () => {
   });
 
   it('null opens the last prediction, t = n − 2', () => {
-    const r = nextByteLoss(glass, { text: VERSE, position: null });
+    const r = nextByteLoss(w, { text: VERSE, position: null });
     expect(r.position).toBe(VERSE.length - 2);
     expect(r.target.label).toBe('.');
   });
@@ -83,7 +82,7 @@ describe('next-byte-loss: the loss', () => {
 describe('next-byte-loss: the gradient at the logits', () => {
   it('equals (softmax − one-hot)/(n − 1), last row 0, computed independently (float64, ≤ 1e-10)', () => {
     for (const text of [VERSE, 'qx7#Zp!0vK2@mW9', 'In']) {
-      const r = nextByteLoss(glass, { text, position: 0 });
+      const r = nextByteLoss(w, { text, position: 0 });
       expect(r.formulaGap).toBeLessThanOrEqual(1e-10);
       expect(r.lastRowNorm).toBe(0);
       expect(Math.abs(r.gradRowSum)).toBeLessThan(1e-12);
@@ -113,16 +112,16 @@ describe('next-byte-loss: the gradient at the logits', () => {
 
 describe('next-byte-loss: bad input', () => {
   it('a 1-byte text has no next byte to predict: refused with a message', () => {
-    expect(() => nextByteLoss(glass, { text: 'I', position: null })).toThrow(/no next byte to predict/);
+    expect(() => nextByteLoss(w, { text: 'I', position: null })).toThrow(/no next byte to predict/);
   });
   it('empty, too long, and positions out of range or not whole are refused with a message', () => {
-    expect(() => nextByteLoss(glass, { text: '', position: null })).toThrow(/at least two bytes/);
-    expect(() => nextByteLoss(glass, { text: 'x'.repeat(129), position: null })).toThrow(/context holds 128/);
-    expect(() => nextByteLoss(glass, { text: VERSE, position: VERSE.length - 1 })).toThrow(/from 0 to 52/);
-    expect(() => nextByteLoss(glass, { text: VERSE, position: -1 })).toThrow(/whole number/);
-    expect(() => nextByteLoss(glass, { text: VERSE, position: NaN })).toThrow(/whole number/);
-    expect(() => nextByteLoss(glass, { text: VERSE, position: 1.5 })).toThrow(/whole number/);
+    expect(() => nextByteLoss(w, { text: '', position: null })).toThrow(/at least two bytes/);
+    expect(() => nextByteLoss(w, { text: 'x'.repeat(129), position: null })).toThrow(/context holds 128/);
+    expect(() => nextByteLoss(w, { text: VERSE, position: VERSE.length - 1 })).toThrow(/from 0 to 52/);
+    expect(() => nextByteLoss(w, { text: VERSE, position: -1 })).toThrow(/whole number/);
+    expect(() => nextByteLoss(w, { text: VERSE, position: NaN })).toThrow(/whole number/);
+    expect(() => nextByteLoss(w, { text: VERSE, position: 1.5 })).toThrow(/whole number/);
     // and the op still works afterwards
-    expect(nextByteLoss(glass, { text: 'ab', position: 0 }).surprise).toHaveLength(1);
+    expect(nextByteLoss(w, { text: 'ab', position: 0 }).surprise).toHaveLength(1);
   });
 });

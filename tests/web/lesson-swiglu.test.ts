@@ -1,23 +1,23 @@
 // The SwiGLU lesson's worker ops against independent references: silu and its
 // slope against the closed forms in plain JS (float64), silu's minimum against
-// a dense grid, and the recomputed feed-forward branch against the model's own
-// blocks.i.ffn snapshot (the C++ model's SwiGLU), for every block.
+// a dense grid, and the model's own feed-forward branch (its snapshot, and the
+// hidden values the widget shows) against plain float64 loops over the weights,
+// for every block.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
-import { evaluate, runCode } from '../../web/src/worker/lessons';
+import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
 import { modelSwiglu, siluGate, siluMinimum } from '../../web/src/worker/lessonOps/swiglu';
 import { parseLesson } from '../../web/src/lessons/parse';
-import { loadTestGlassWithModel } from './load';
+import { withShippedModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 const TEXT = 'In the beginning God created the heaven and the earth.';
 const sigma = (z: number) => 1 / (1 + Math.exp(-z));
 
+let w: WorkerState;
 let glass: Glass;
-beforeAll(async () => {
-  glass = await loadTestGlassWithModel();
-});
-afterAll(() => expect(glass.liveHandles()).toBe(0));
+withShippedModel((s) => ((w = s), (glass = s.glass)));
 
 describe('silu-gate', () => {
   it('silu, silu·u and both derivatives match the closed forms', () => {
@@ -62,14 +62,14 @@ describe('silu-gate', () => {
 describe('model-swiglu', () => {
   it("recomputing ffn from blocks.i.norm.ffn and the three weights gives the model's blocks.i.ffn (every block, every position)", () => {
     // an independent recomputation in plain float64 JS loops, not core ops
-    const info = evaluate(glass, ['model.info()'])[0];
+    const info = evaluate(w, ['model.info()'])[0];
     expect(info.ok).toBe(true);
-    const [run] = evaluate(glass, [`model.run(${JSON.stringify(TEXT)}, { backward: false }).snapshots`]);
+    const [run] = evaluate(w, [`model.run(${JSON.stringify(TEXT)}, { backward: false }).snapshots`]);
     if (!run.ok) throw new Error(run.error.message);
     const snaps = run.value as Record<string, { shape: number[]; data: Record<string, number> | number[] }>;
     const arr = (t: { data: Record<string, number> | number[] }) => Object.values(t.data) as number[];
     for (let b = 0; b < 4; b++) {
-      const [params] = evaluate(glass, [
+      const [params] = evaluate(w, [
         `['w_gate', 'w_up', 'w_down'].map((k) => Array.from(model.param('blocks.${b}.ffn.' + k + '.weight').data()))`,
       ]);
       if (!params.ok) throw new Error(params.error.message);
@@ -81,6 +81,7 @@ describe('model-swiglu', () => {
       expect(H).toBe(384);
       let num = 0;
       let den = 0;
+      const hs: Float64Array[] = [];
       for (let i = 0; i < n; i++) {
         const h = new Float64Array(H);
         for (let j = 0; j < H; j++) {
@@ -92,6 +93,7 @@ describe('model-swiglu', () => {
           }
           h[j] = g * sigma(g) * u;
         }
+        hs.push(h);
         for (let o = 0; o < d; o++) {
           let y = 0;
           for (let j = 0; j < H; j++) y += wd[o * H + j] * h[j];
@@ -100,19 +102,21 @@ describe('model-swiglu', () => {
         }
       }
       expect(Math.sqrt(num / den), `block ${b}`).toBeLessThan(1e-4);
-      // the widget's own recomputation (core ops, float32), at the first and last positions
+      // what the widget shows (the model's own SwiGLU parts, float32) against these loops, first and last positions
       for (const position of [0, n - 1]) {
-        const r = modelSwiglu(glass, { text: TEXT, block: b, position });
-        expect(r.relativeError).toBeLessThan(1e-4);
+        const r = modelSwiglu(w, { text: TEXT, block: b, position });
         expect(r.position).toBe(position);
         expect(r.hidden).toBe(384);
         expect(r.h).toHaveLength(384);
+        const want = hs[position];
+        const scale = Math.max(...want.map(Math.abs));
+        expect(Math.max(...r.h.map((v, j) => Math.abs(v - want[j]))) / scale, `block ${b}, position ${position}`).toBeLessThan(1e-4);
       }
     }
   });
 
   it('counts and ranking agree with the hidden values it returns', () => {
-    const r = modelSwiglu(glass, { text: TEXT, block: 2, position: 10 });
+    const r = modelSwiglu(w, { text: TEXT, block: 2, position: 10 });
     expect(r.label).toBe(TEXT[10]); // 'i', an ASCII byte labels as itself
     const neg = r.gateNegative.filter((v) => v === 1).length;
     expect(r.counts.negative).toBe(neg);
@@ -126,15 +130,15 @@ describe('model-swiglu', () => {
       expect(t.gate < 0).toBe(r.gateNegative[t.unit] === 1);
     }
     // a position past the end shows the last byte
-    expect(modelSwiglu(glass, { text: TEXT, block: 0, position: 1e6 }).position).toBe(TEXT.length - 1);
+    expect(modelSwiglu(w, { text: TEXT, block: 0, position: 1e6 }).position).toBe(TEXT.length - 1);
   });
 
   it('bad input is refused with a message', () => {
-    expect(() => modelSwiglu(glass, { text: '', block: 0, position: 0 })).toThrow(/at least one character/);
-    expect(() => modelSwiglu(glass, { text: 'x'.repeat(129), block: 0, position: 0 })).toThrow(/129 bytes.*at most 128/);
-    expect(() => modelSwiglu(glass, { text: 'ab', block: 4, position: 0 })).toThrow(/block must be 0 to 3/);
-    expect(() => modelSwiglu(glass, { text: 'ab', block: 0, position: -1 })).toThrow(/position/);
-    expect(() => modelSwiglu(glass, { text: 'ab', block: 0, position: 0.5 })).toThrow(/position/);
+    expect(() => modelSwiglu(w, { text: '', block: 0, position: 0 })).toThrow(/at least one character/);
+    expect(() => modelSwiglu(w, { text: 'x'.repeat(129), block: 0, position: 0 })).toThrow(/129 bytes.*at most 128/);
+    expect(() => modelSwiglu(w, { text: 'ab', block: 4, position: 0 })).toThrow(/block must be 0 to 3/);
+    expect(() => modelSwiglu(w, { text: 'ab', block: 0, position: -1 })).toThrow(/position/);
+    expect(() => modelSwiglu(w, { text: 'ab', block: 0, position: 0.5 })).toThrow(/position/);
   });
 });
 
@@ -151,9 +155,9 @@ describe('the lesson file', () => {
   });
   it('every code cell runs; the last one: nudging row 3 moves only row 3', () => {
     for (const s of lesson.steps)
-      for (const b of s.blocks) if (b.kind === 'code') expect(runCode(glass, b.code).error, s.title).toBeNull();
+      for (const b of s.blocks) if (b.kind === 'code') expect(runCode(w, b.code).error, s.title).toBeNull();
     const cell = lesson.steps.at(-1)!.blocks.find((b) => b.kind === 'code') as { code: string };
-    const rows = runCode(glass, cell.code).output.replace(/[[\]]/g, '').split(',').map(Number);
+    const rows = runCode(w, cell.code).output.replace(/[[\]]/g, '').split(',').map(Number);
     expect(rows).toHaveLength(6);
     expect(rows.map((v, i) => (v !== 0 ? i : -1)).filter((i) => i >= 0)).toEqual([3]);
   });

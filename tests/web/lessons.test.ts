@@ -3,16 +3,18 @@
 // judged fairly at the precision its question asks for, and the seed example's
 // code cell prints the verified output.
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
-import { formatArray, formatScalar } from '../../web/src/lessons/numpyFormat';
+import { formatArray, formatScalar } from '../../web/src/common/numpyFormat';
 import { isRight, judge, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions, type CheckSpec, type Lesson, type Precision } from '../../web/src/lessons/parse';
-import type { ValueOutcome } from '../../web/src/lessons/protocol';
+import type { ValueOutcome } from '../../web/src/protocol/base';
 import { readLessonUrl, withLesson, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
 import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
-import { isWidgetName } from '../../web/src/lessons/widgetNames';
-import { computeBroadcast, computeGraph, evaluate, runCode } from '../../web/src/worker/lessons';
-import { loadTestGlassWithModel } from './load';
+import { WIDGET_NAMES, WIDGETS_BY_MODULE, isWidgetName } from '../../web/src/lessons/widgets';
+import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
+import { broadcastShapes as computeBroadcast, autogradGraph as computeGraph } from '../../web/src/worker/lessonOps/autograd';
+import { withShippedModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 const dir = new URL('../../web/src/lessons/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.md'));
@@ -29,6 +31,14 @@ describe('lesson files', () => {
   it('every widget name resolves in the registry', () => {
     for (const l of lessons)
       for (const s of l.steps) for (const b of s.blocks) if (b.kind === 'widget') expect(isWidgetName(b.name), `${l.slug}: ${b.name}`).toBe(true);
+    expect(isWidgetName('no-such-widget')).toBe(false);
+  });
+  it('the registry finds every widget module, and no two modules claim one name', () => {
+    const claimed = Object.values(WIDGETS_BY_MODULE).flat();
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect([...claimed].sort()).toEqual(WIDGET_NAMES);
+    expect(WIDGET_NAMES).toContain('row-norm');
+    expect(WIDGET_NAMES.length).toBeGreaterThanOrEqual(21);
   });
   it('the RMSNorm lesson has its 8 sections, each with a widget and at least two checks', () => {
     const l = lessons.find((x) => x.slug === 'rmsnorm')!;
@@ -113,23 +123,23 @@ describe('lesson addresses and progress', () => {
 });
 
 describe('lessons against the real core', () => {
+  let w: WorkerState;
   let glass: Glass;
   /** Every check with the value the core computed for its answer, and every step's expressions. */
   let answered: { where: string; check: CheckSpec; value: ValueOutcome }[];
   let expressions: { where: string; expr: string; value: ValueOutcome }[];
-  beforeAll(async () => {
-    glass = await loadTestGlassWithModel();
+  withShippedModel((s) => ((w = s), (glass = s.glass)));
+  beforeAll(() => {
     answered = [];
     expressions = [];
     for (const l of lessons)
       for (const s of l.steps) {
         const where = `${l.slug} / ${s.title}`;
-        const values = new Map(stepExpressions(s).map((e) => [e, evaluate(glass, [e])[0]]));
+        const values = new Map(stepExpressions(s).map((e) => [e, evaluate(w, [e])[0]]));
         for (const [expr, value] of values) expressions.push({ where, expr, value });
         for (const b of s.blocks) if (b.kind === 'check') answered.push({ where, check: b.check, value: values.get(b.check.answer)! });
       }
   });
-  afterAll(() => expect(glass.liveHandles()).toBe(0));
 
   it('every check has a computed answer, and the right answer is accepted, a wrong one refused', () => {
     expect(answered.length).toBe(lessons.reduce((n, l) => n + lessonChecks(l).length, 0));
@@ -186,14 +196,14 @@ describe('lessons against the real core', () => {
   });
 
   it('the figures of the seed come out of the live model: 9 norms, 1,152 parameters', () => {
-    const [norms, params, d] = evaluate(glass, ['model.info().norms', "model.info().parameterTable.find(g => g.kind === 'norm').params", 'model.info().d']);
+    const [norms, params, d] = evaluate(w, ['model.info().norms', "model.info().parameterTable.find(g => g.kind === 'norm').params", 'model.info().d']);
     expect(norms).toEqual({ ok: true, value: 9 });
     expect(params).toEqual({ ok: true, value: 1152 });
     expect(d).toEqual({ ok: true, value: 128 });
   });
 
   it('lesson code reads parameters and their gradients from the loaded model', () => {
-    const [shape, row, gradShape, missing] = evaluate(glass, [
+    const [shape, row, gradShape, missing] = evaluate(w, [
       "model.param('tok_emb.weight').shape",
       "model.param('tok_emb.weight', 'float64').slice(0, 65, 66).reshape([128]).sub(glass.tensor(model.run('A', { backward: false }).snapshots.embed.data, { dtype: 'float64' })).square().sum().item()",
       "(model.run('AB'), model.paramGrad('head.weight').shape)",
@@ -211,7 +221,7 @@ describe('lessons against the real core', () => {
     const l = lessons.find((x) => x.slug === 'rmsnorm')!;
     const cell = l.steps[3].blocks.find((b) => b.kind === 'code');
     expect(cell?.kind).toBe('code');
-    const out = runCode(glass, (cell as { code: string }).code);
+    const out = runCode(w, (cell as { code: string }).code);
     expect(out.error).toBeNull();
     expect(out.output).toBe('[[0.848528, 1.131371]]\n[[2.54558422e-08, 3.39411230e-08]]');
   });
@@ -219,7 +229,7 @@ describe('lessons against the real core', () => {
   it('every code cell runs without an error', () => {
     for (const l of lessons)
       for (const s of l.steps)
-        for (const b of s.blocks) if (b.kind === 'code') expect(runCode(glass, b.code).error, `${l.slug}: ${s.title}`).toBeNull();
+        for (const b of s.blocks) if (b.kind === 'code') expect(runCode(w, b.code).error, `${l.slug}: ${s.title}`).toBeNull();
   });
 
   it('the autograd-graph widget: the recorded graph with values and gradients (a used twice: b + 1)', () => {
@@ -240,7 +250,7 @@ describe('lessons against the real core', () => {
   });
 
   it('a failing code cell reports the error as data and keeps what it printed', () => {
-    const out = runCode(glass, "print(1.5); glass.tensor([1, 2]).add(glass.tensor([1, 2, 3]));");
+    const out = runCode(w, "print(1.5); glass.tensor([1, 2]).add(glass.tensor([1, 2, 3]));");
     expect(out.output).toBe('1.5');
     expect(out.error?.message).toMatch(/shape|broadcast/i);
   });

@@ -1,12 +1,13 @@
 // Integers print as integers: shapes [2, 3], counts 6, byte values [99, 114, …],
 // never [2., 3.] or 147456. — in code-cell print() output, in inline live values
 // and in revealed check answers. A float tensor keeps numpy's look ([[2., 4.]]).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Glass } from '../../web/src/core';
 import { formatNumber, formatValue } from '../../web/src/lessons/format';
-import { formatArray, formatPlain, formatScalar, markFloat } from '../../web/src/lessons/numpyFormat';
-import { runCode } from '../../web/src/worker/lessons';
-import { loadTestGlassWithModel } from './load';
+import { formatArray, formatPlain, formatScalar, markFloat } from '../../web/src/common/numpyFormat';
+import { runCode } from '../../web/src/worker/lessonOps/code';
+import { withShippedModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 describe('plain numbers and arrays', () => {
   it('whole numbers print as integers, one line for a list, aligned rows for a matrix', () => {
@@ -50,13 +51,11 @@ describe('inline values and revealed answers', () => {
 });
 
 describe('code cells print what they print, through the real core', () => {
+  let w: WorkerState;
   let glass: Glass;
-  beforeAll(async () => {
-    glass = await loadTestGlassWithModel();
-  });
-  afterAll(() => expect(glass.liveHandles()).toBe(0));
+  withShippedModel((s) => ((w = s), (glass = s.glass)));
   const out = (code: string) => {
-    const r = runCode(glass, code);
+    const r = runCode(w, code);
     expect(r.error).toBeNull();
     return r.output;
   };

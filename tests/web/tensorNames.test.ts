@@ -1,12 +1,13 @@
 // One vocabulary: every tensor the model records and every parameter has one
 // learner-facing name, the same in the inspector and the lessons, with the code
 // name beside it where it helps.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { snapshotNames } from '../../web/src/app/inspectorSettings';
 import { depthNames, paramName, tensorName, withCode } from '../../web/src/app/tensorNames';
-import type { Glass } from '../../web/src/core';
-import { depthNames as workerDepthNames, loadedModel } from '../../web/src/worker/inspector';
-import { loadTestGlassWithModel } from './load';
+import { depthNames as workerDepthNames } from '../../web/src/worker/inspector';
+import { needModel } from '../../web/src/worker/state';
+import { withShippedModel } from './load';
+import type { WorkerState } from '../../web/src/worker/state';
 
 describe('snapshot names', () => {
   const names = snapshotNames();
@@ -49,14 +50,11 @@ describe('snapshot names', () => {
 });
 
 describe('parameter names, against the loaded model', () => {
-  let glass: Glass;
-  beforeAll(async () => {
-    glass = await loadTestGlassWithModel();
-  });
-  afterAll(() => expect(glass.liveHandles()).toBe(0));
+  let w: WorkerState;
+  withShippedModel((s) => (w = s));
 
   it('every parameter of the model has a layer and a learner name for its part', () => {
-    const m = loadedModel()!;
+    const m = needModel(w);
     m.model.compute('In the beginning', { backward: true });
     const params = Object.keys(m.model.paramGradNorms());
     expect(params.length).toBeGreaterThan(30);

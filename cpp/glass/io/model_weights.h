@@ -1,6 +1,6 @@
 #pragma once
 // Moving a Model's parameters to and from safetensors. Keys and shapes are
-// the ones Model::visit names (DESIGN.md); nothing here lists them again.
+// the ones Model::visit names (docs/model.md); nothing here lists them again.
 #include <cstdint>
 #include <map>
 #include <span>
@@ -11,7 +11,7 @@
 
 namespace glass::io {
 
-// Every parameter, in the model's dtype, under its DESIGN.md name.
+// Every parameter, in the model's dtype, under its docs/model.md name.
 std::vector<uint8_t> save_weights(nn::Model& model, const std::map<std::string, std::string>& metadata = {});
 
 // Copies the file's values into every parameter of `model` (cast to the

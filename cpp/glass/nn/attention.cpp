@@ -29,20 +29,24 @@ void Attention::visit(const std::string& prefix, const ParamVisitor& visit) {
   wo.visit(prefix + "wo.", visit);
 }
 
-Tensor Attention::operator()(const Tensor& x, const Rope& rope) const {
+Tensor Attention::operator()(const Tensor& x, const Rope& rope) const { return parts(x, rope).out; }
+
+AttentionParts Attention::parts(const Tensor& x, const Rope& rope) const {
   const int64_t B = x.size(0), n = x.size(1), d = x.size(2), k = d / heads_;
   // (B, n, d) -> (B, h, n, k): head h takes columns h*k .. h*k+k-1
   auto split_heads = [&](const Tensor& t) { return permute(reshape(t, {B, n, heads_, k}), {0, 2, 1, 3}); };
-  // scaling q by 1/sqrt(k) before the product equals scaling the scores after it, on n/k times fewer numbers
-  const Tensor q = rope(split_heads(wq(x))) * (1.0 / std::sqrt(static_cast<double>(k)));  // (B, h, n, k)
-  const Tensor kk = rope(split_heads(wk(x)));  // (B, h, n, k)
-  const Tensor v = split_heads(wv(x));        // (B, h, n, k)
+  AttentionParts p;
+  p.q = rope(split_heads(wq(x)));  // (B, h, n, k)
+  p.k = rope(split_heads(wk(x)));  // (B, h, n, k)
+  p.v = split_heads(wv(x));        // (B, h, n, k)
+  // scaling q by 1/sqrt(k) before the product equals scaling the scores after it, on n/k times fewer numbers;
   // position i attends to j <= i only: scores above the diagonal are never computed (0),
   // weights there are exactly 0, and the products skip that half
-  const Tensor scores = causal_scores(q, kk);     // (B, h, n, n)
-  const Tensor weights = causal_softmax(scores);  // (B, h, n, n), rows sum to 1
-  const Tensor heads = causal_mix(weights, v);    // (B, h, n, k)
-  return wo(reshape(permute(heads, {0, 2, 1, 3}), {B, n, d}));  // concat heads in order, (B, n, d)
+  p.scores = causal_scores(p.q * (1.0 / std::sqrt(static_cast<double>(k))), p.k);  // (B, h, n, n)
+  p.weights = causal_softmax(p.scores);                                            // (B, h, n, n), rows sum to 1
+  p.heads = causal_mix(p.weights, p.v);                                            // (B, h, n, k)
+  p.out = wo(reshape(permute(p.heads, {0, 2, 1, 3}), {B, n, d}));  // concat heads in order, (B, n, d)
+  return p;
 }
 
 SwiGLU::SwiGLU(const Config& cfg, Generator& gen)
@@ -56,8 +60,16 @@ void SwiGLU::visit(const std::string& prefix, const ParamVisitor& visit) {
   w_down.visit(prefix + "w_down.", visit);
 }
 
-Tensor SwiGLU::operator()(const Tensor& x) const {
-  return w_down(silu(w_gate(x)) * w_up(x));  // (B, n, hidden) inside
+Tensor SwiGLU::operator()(const Tensor& x) const { return parts(x).out; }
+
+SwiGLUParts SwiGLU::parts(const Tensor& x) const {
+  SwiGLUParts p;
+  p.gate = w_gate(x);         // (B, n, hidden)
+  p.up = w_up(x);             // (B, n, hidden)
+  p.act = silu(p.gate);       // (B, n, hidden)
+  p.hidden = p.act * p.up;    // (B, n, hidden)
+  p.out = w_down(p.hidden);   // (B, n, d)
+  return p;
 }
 
 }  // namespace glass::nn

@@ -10,11 +10,24 @@
 
 namespace glass::nn {
 
+// Every intermediate of one attention layer. The forward pass is parts().out,
+// so what a lesson shows of attention is the model's own computation.
+struct AttentionParts {
+  Tensor q;        // (B, h, n, k) rope(x wq^T), head h in row h
+  Tensor k;        // (B, h, n, k) rope(x wk^T)
+  Tensor v;        // (B, h, n, k) x wv^T
+  Tensor scores;   // (B, h, n, n) q.k / sqrt(k) on and below the diagonal; 0 above (never computed)
+  Tensor weights;  // (B, h, n, n) causal softmax of each row: exactly 0 above the diagonal
+  Tensor heads;    // (B, h, n, k) weights @ v, each head's output
+  Tensor out;      // (B, n, d) the heads concatenated in head order, through wo
+};
+
 class Attention {
  public:
   Attention(const Config& cfg, Generator& gen);
-  // x (B, n, d) -> (B, n, d)
+  // x (B, n, d) -> (B, n, d): parts(x, rope).out
   Tensor operator()(const Tensor& x, const Rope& rope) const;
+  AttentionParts parts(const Tensor& x, const Rope& rope) const;
   void visit(const std::string& prefix, const ParamVisitor& visit);
 
   Linear wq, wk, wv, wo;  // each (d, d)
@@ -23,11 +36,21 @@ class Attention {
   int64_t heads_;
 };
 
+// Every intermediate of one feed-forward branch; the forward pass is parts().out.
+struct SwiGLUParts {
+  Tensor gate;    // (B, n, hidden) x w_gate^T
+  Tensor up;      // (B, n, hidden) x w_up^T
+  Tensor act;     // (B, n, hidden) silu(gate)
+  Tensor hidden;  // (B, n, hidden) act * up
+  Tensor out;     // (B, n, d) hidden w_down^T
+};
+
 class SwiGLU {
  public:
   SwiGLU(const Config& cfg, Generator& gen);
-  // w_down(silu(w_gate x) * w_up x): (B, n, d) -> (B, n, d) through hidden width
+  // w_down(silu(w_gate x) * w_up x): (B, n, d) -> (B, n, d) through hidden width: parts(x).out
   Tensor operator()(const Tensor& x) const;
+  SwiGLUParts parts(const Tensor& x) const;
   void visit(const std::string& prefix, const ParamVisitor& visit);
 
   Linear w_gate, w_up;  // (hidden, d)

@@ -1,5 +1,5 @@
 #pragma once
-// The model's configuration. The defaults are the model of DESIGN.md; tests
+// The model's configuration. The defaults are the model of docs/model.md; tests
 // use tiny sizes (d = 8, one block, two heads) so finite differences stay fast.
 #include <cstdint>
 #include <string>

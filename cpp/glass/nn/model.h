@@ -52,7 +52,7 @@ class Model {
   // ids: B rows of n bytes each, row-major; 1 <= n <= context.
   Output forward(std::span<const int32_t> ids, int64_t batch, bool record_snapshots = false) const;
 
-  // Parameters in DESIGN.md's order and names.
+  // Parameters in docs/model.md's order and names.
   void visit(const ParamVisitor& visit);
   std::vector<std::pair<std::string, Tensor>> named_parameters();
   std::vector<ParamGroup> parameter_table();  // by kind, in the order each kind first appears in visit()
@@ -66,6 +66,8 @@ class Model {
   // Casts every parameter (float32 <-> float64); the same model in another dtype.
   void to(DType dtype);
   const Config& config() const { return cfg_; }
+  // RoPE's tables for this model's head width, context and base (what every block uses).
+  const Rope& rope() const { return rope_; }
   void zero_grad();
 
   Embedding tok_emb;

@@ -22,14 +22,14 @@ Rope::Rope(int64_t head_dim, int64_t context, double base, DType dtype) : half_(
   sin_ = Tensor::from_vector(s, {context, head_dim}, dtype);
 }
 
-Tensor Rope::operator()(const Tensor& x) const {
-  const int64_t n = x.size(-2), k = x.size(-1);
-  if (k != 2 * half_ || n > cos_.size(0))
-    throw Error("rope: input " + to_string(x.shape()) + " needs head width " + std::to_string(2 * half_) +
-                " and at most " + std::to_string(cos_.size(0)) + " positions");
-  const Tensor c = slice(cos_, 0, 0, n);  // (n, k), broadcast over (B, h)
-  const Tensor s = slice(sin_, 0, 0, n);  // (n, k)
-  return x * c + rotate_half(x) * s;       // (B, h, n, k)
+Tensor Rope::operator()(const Tensor& x, int64_t offset) const {
+  const int64_t n = x.ndim() < 2 ? 0 : x.size(-2), k = x.ndim() < 1 ? 0 : x.size(-1);
+  if (x.ndim() < 2 || k != 2 * half_ || offset < 0 || offset + n > cos_.size(0))
+    throw Error("rope: input " + to_string(x.shape()) + " at position " + std::to_string(offset) + " needs head width " +
+                std::to_string(2 * half_) + " and positions 0 to " + std::to_string(cos_.size(0) - 1));
+  const Tensor c = slice(cos_, 0, offset, offset + n);  // (n, k), broadcast over the leading axes
+  const Tensor s = slice(sin_, 0, offset, offset + n);  // (n, k)
+  return x * c + rotate_half(x) * s;                     // (..., n, k)
 }
 
 }  // namespace glass::nn

@@ -14,8 +14,8 @@ namespace glass::nn {
 class Rope {
  public:
   Rope(int64_t head_dim, int64_t context, double base, DType dtype);
-  // x (B, h, n, k) with n <= context -> same shape
-  Tensor operator()(const Tensor& x) const;
+  // x (..., n, k) whose rows stand at positions offset .. offset+n-1 (offset + n <= context) -> same shape
+  Tensor operator()(const Tensor& x, int64_t offset = 0) const;
   const Tensor& cos() const { return cos_; }
   const Tensor& sin() const { return sin_; }
 

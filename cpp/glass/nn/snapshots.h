@@ -1,5 +1,5 @@
 #pragma once
-// Named intermediate tensors of one forward run (DESIGN.md's snapshot names),
+// Named intermediate tensors of one forward run (docs/model.md's snapshot names),
 // in the order the model computes them. Each is marked retain_grad, so after
 // backward its grad() is the total derivative of the loss with respect to it,
 // through every later use.
@@ -25,7 +25,7 @@ class Snapshots {
 
 // TransformerLens names that map one to one onto ours:
 // blocks.{i}.hook_resid_pre / hook_resid_mid / hook_resid_post.
-// Returns the DESIGN.md name, or the input unchanged if it is not an alias.
+// Returns the docs/model.md name, or the input unchanged if it is not an alias.
 std::string resolve_alias(const std::string& name);
 
 }  // namespace glass::nn

@@ -1,6 +1,7 @@
 // The shell: header with the view tabs, notices about the core and the address,
 // then the chosen view. Views are separate components so each can be replaced.
 import { EpsilonLab } from '../widgets/lab/EpsilonLab';
+import { labView } from '../viewmodels/lab';
 import { CoreNotice } from './CoreNotice';
 import { ViewLink } from './ViewLink';
 import { ViewTabs } from './ViewTabs';
@@ -30,7 +31,7 @@ export function App() {
       <main class="app-main" id="main">
         {view.value === 'start' && <Start />}
         {view.value === 'lessons' && <LessonsHome />}
-        {view.value === 'lab' && <EpsilonLab />}
+        {view.value === 'lab' && <EpsilonLab lab={labView} />}
         {view.value === 'inspector' && <Inspector />}
       </main>
     </div>

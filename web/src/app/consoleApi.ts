@@ -6,14 +6,20 @@
 //   const r = await glass.model.run('In the beginning', { eps: 1e-6, dtype: 'float32', backward: true });
 //   r.loss; r.snapshots['blocks.0.resid.attn'].shape; r.grads['embed'].data
 //
-// Tensors, ops, backward and RMSNorm are the facade (web/src/core) on the main
-// thread; glass.model runs in the worker, on the inspector's loaded weights.
+// Two cores, on purpose (docs/architecture.md, "The console"):
+// - glass.model runs in the page's worker: the same core instance and the same
+//   loaded weights as the inspector and the lessons, so it answers with a Promise.
+// - Tensors, ops, backward and RMSNorm are the facade (web/src/core) on a second
+//   copy of the core on this thread, loaded only when the page is idle: a console
+//   line like `x.grad.data()` must return a value, and a worker can only answer
+//   later. Nothing the page shows comes from it; this is the one page module
+//   allowed to load the core (.dependency-cruiser.cjs, rule page-runs-no-core).
 import type { Glass } from '../core/glass';
 import type { ModelInfo, ModelRun } from '../core/model';
 import type { DTypeName } from '../core/types';
 import { DEFAULT_MODEL_EPS } from './inspectorSettings';
 import { ensureWeights, weights } from './inspectorState';
-import { core } from './state';
+import { core } from './core';
 
 export interface ConsoleModel {
   /** Forward (+ backward) of the next-byte loss in the worker: { loss, ids, snapshots, grads, paramGradNorms }. */
@@ -34,7 +40,7 @@ const model: ConsoleModel = {
       const w = weights.peek();
       throw new ConsoleError(w.status === 'failed' ? w.message : 'the weights are not loaded');
     }
-    const o = await core.request('modelRun', {
+    const o = await core().request('modelRun', {
       text: String(text),
       eps: options.eps ?? DEFAULT_MODEL_EPS,
       dtype: options.dtype ?? 'float32',
@@ -46,7 +52,7 @@ const model: ConsoleModel = {
   },
   async bench(text, options = {}) {
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
-    const o = await core.request('benchRun', {
+    const o = await core().request('benchRun', {
       text: String(text),
       eps: options.eps ?? DEFAULT_MODEL_EPS,
       dtype: options.dtype ?? 'float32',
@@ -65,10 +71,11 @@ const model: ConsoleModel = {
 };
 
 const HELP = `GlassLLM console API (see README "The console API"):
-  await glass.ready
+  await glass.ready                                      the core on this thread, for tensors you can hold
   glass.tensor([[3, 4]], { dtype: 'float64', requiresGrad: true }), glass.rmsnorm(d, { eps, dtype }).call(x),
   y.sum().backward(), x.grad.data(), glass.scope(() => ...), glass.traceGraph(y)
-  await glass.model.run(text, { eps: 1e-6, dtype: 'float32', backward: true })  -> { loss, snapshots, grads, ... }`;
+  await glass.model.run(text, { eps: 1e-6, dtype: 'float32', backward: true })  -> { loss, snapshots, grads, ... }
+                                                         the model in the page's worker, with the page's weights`;
 
 /** Installs window.glass; the main-thread core loads when the page is idle (or on first use of glass.ready). */
 export function installConsoleApi(): void {

@@ -1,13 +1,17 @@
 // The page's side of the core worker: a small typed request/response API.
 //
-//   const client = new CoreClient(() => new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' }));
-//   const outcome = await client.request('lab', settings);
+//   const client = new CoreClient(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module' }));
+//   const outcome = await client.request('lab', settings, { channel: 'lab' });
 //   if (outcome.status === 'ok') show(outcome.value);
 //
-// - Every request carries an id. Requests of one kind supersede each other: a
-//   newer 'lab' request makes the one in flight stale, and its result is
-//   dropped ({ status: 'stale' }). While one is in flight only the newest
-//   waiting request is kept, so a moving slider never builds a queue.
+// - Every request carries an id. Requests of one kind and channel supersede
+//   each other: a newer 'lab' request on the lab's channel makes the one in
+//   flight stale, and its result is dropped ({ status: 'stale' }). While one is
+//   in flight only the newest waiting request is kept, so a moving slider never
+//   builds a queue. Channels keep callers apart: the lab view and each lesson
+//   widget ask on their own (`{ channel }`), so one never drops another's
+//   result; without a channel a request shares its kind's default channel.
+//   This is the only place stale results are dropped.
 // - Errors come back as data: { status: 'error', error: { name, message } }.
 // - If the worker dies (an 'error' event, or a wasm trap it reports as fatal)
 //   it is replaced by a fresh one, `onRestart` is called, and what was in
@@ -17,17 +21,20 @@
 //   starts that request's work. When it runs out the worker is terminated and
 //   replaced as after a crash; the request resolves as { name: 'TimeLimit' },
 //   and the requests queued behind it (never started) go to the new worker.
-import type { CoreApi, ErrorData, Kind, Request, Response } from './protocol';
+import type { Kind, Request, RequestOf, Response, ResponseOf } from '../protocol/api';
+import type { ErrorData } from '../protocol/base';
 
 export type Outcome<K extends Kind> =
-  | { status: 'ok'; value: CoreApi[K]['response']; /** time the worker spent computing */ computeMs: number }
+  | { status: 'ok'; value: ResponseOf<K>; /** time the worker spent computing */ computeMs: number }
   | { status: 'error'; error: ErrorData }
   | { status: 'stale' };
 
 interface Pending<K extends Kind = Kind> {
   id: number;
   kind: K;
-  payload: CoreApi[K]['request'];
+  /** kind and channel: requests with the same key supersede each other. */
+  key: string;
+  payload: RequestOf<K>;
   /** Buffers moved to the worker with the message (not copied). */
   transfer: Transferable[];
   timeLimitMs: number | null;
@@ -37,6 +44,8 @@ interface Pending<K extends Kind = Kind> {
 }
 
 export interface RequestOptions {
+  /** Who asks: a newer request of the same kind on the same channel drops this one's result. */
+  channel?: string;
   /** Buffers in the payload to move rather than copy (they become unusable here). */
   transfer?: Transferable[];
   /** Stop the worker (and restart it) if the request's work takes longer than this. */
@@ -75,8 +84,8 @@ export class CoreClient {
   private worker: WorkerLike;
   private nextId = 1;
   private readonly inFlight = new Map<number, Pending>(); // id -> request sent to the worker
-  private readonly latest = new Map<Kind, number>(); // kind -> id of the newest request
-  private readonly waiting = new Map<Kind, Pending>(); // kind -> newest request not yet sent
+  private readonly latest = new Map<string, number>(); // key -> id of the newest request
+  private readonly waiting = new Map<string, Pending>(); // key -> newest request not yet sent
   private restartTimes: number[] = [];
   private failed: ErrorData | null = null;
   restarts = 0;
@@ -88,7 +97,7 @@ export class CoreClient {
     this.worker = this.start();
   }
 
-  request<K extends Kind>(kind: K, payload: CoreApi[K]['request'], options: RequestOptions = {}): Promise<Outcome<K>> {
+  request<K extends Kind>(kind: K, payload: RequestOf<K>, options: RequestOptions = {}): Promise<Outcome<K>> {
     return new Promise<Outcome<K>>((resolve) => {
       if (this.failed !== null) {
         resolve({ status: 'error', error: this.failed });
@@ -97,13 +106,14 @@ export class CoreClient {
       const pending = {
         id: this.nextId++,
         kind,
+        key: options.channel === undefined ? kind : `${kind}\n${options.channel}`,
         payload,
         transfer: options.transfer ?? [],
         timeLimitMs: options.timeLimitMs ?? null,
         timer: null,
         resolve,
       } as Pending<K>;
-      this.latest.set(kind, pending.id);
+      this.latest.set(pending.key, pending.id);
       this.enqueue(pending as unknown as Pending);
     });
   }
@@ -118,16 +128,16 @@ export class CoreClient {
     this.worker.terminate();
   }
 
-  /** Sends the request, or keeps it as the newest waiting one while its kind is in flight. */
+  /** Sends the request, or keeps it as the newest waiting one while its key is in flight. */
   private enqueue(pending: Pending): void {
-    const busy = [...this.inFlight.values()].some((p) => p.kind === pending.kind);
+    const busy = [...this.inFlight.values()].some((p) => p.key === pending.key);
     if (!busy) {
       this.send(pending);
       return;
     }
-    const before = this.waiting.get(pending.kind);
+    const before = this.waiting.get(pending.key);
     if (before !== undefined && before !== pending) before.resolve({ status: 'stale' });
-    this.waiting.set(pending.kind, pending);
+    this.waiting.set(pending.key, pending);
   }
 
   private send(pending: Pending): void {
@@ -173,17 +183,17 @@ export class CoreClient {
       this.crashed(worker, message.error);
       return;
     }
-    this.settle(pending, message.ok ? { status: 'ok', value: message.value as CoreApi[Kind]['response'], computeMs: message.computeMs } : { status: 'error', error: message.error });
-    const next = this.waiting.get(pending.kind);
+    this.settle(pending, message.ok ? { status: 'ok', value: message.value as ResponseOf<Kind>, computeMs: message.computeMs } : { status: 'error', error: message.error });
+    const next = this.waiting.get(pending.key);
     if (next !== undefined) {
-      this.waiting.delete(pending.kind);
+      this.waiting.delete(pending.key);
       this.send(next);
     }
   }
 
-  /** Resolves a request, or drops its result if a newer one of its kind exists. */
+  /** Resolves a request, or drops its result if a newer one of its kind and channel exists. */
   private settle(pending: Pending, outcome: Outcome<Kind>): void {
-    if (this.latest.get(pending.kind) !== pending.id) pending.resolve({ status: 'stale' });
+    if (this.latest.get(pending.key) !== pending.id) pending.resolve({ status: 'stale' });
     else pending.resolve(outcome);
   }
 
@@ -230,7 +240,7 @@ export class CoreClient {
     this.waiting.clear();
     this.events.onRestart?.(reason, this.restarts);
     for (const pending of waiting) {
-      if (this.latest.get(pending.kind) !== pending.id) pending.resolve({ status: 'stale' });
+      if (this.latest.get(pending.key) !== pending.id) pending.resolve({ status: 'stale' });
       else this.enqueue(pending);
     }
   }

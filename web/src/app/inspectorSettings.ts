@@ -8,13 +8,13 @@
 // `tensor` names the layer too (blocks.{layer}.…). The lab owns eps/dtype/grad,
 // so the model-wide ones are meps/mdtype and the value/gradient switch is `of`.
 import { DTYPES, checkEps, parseNumber } from './labSettings';
-import type { DTypeName } from './protocol';
+import type { DTypeName } from '../protocol/base';
 
-/** DESIGN.md: 4 blocks, a 128-byte context (the loaded weights are checked against these too). */
+/** docs/model.md: 4 blocks, a 128-byte context (the loaded weights are checked against these too). */
 export const BLOCKS = 4;
 export const CONTEXT_BYTES = 128;
 export const DEFAULT_PROMPT = 'In the beginning God created the heaven and the earth.';
-/** The weights' own eps (DESIGN.md); the inspector compares every other eps with it. */
+/** The weights' own eps (docs/model.md); the inspector compares every other eps with it. */
 export const DEFAULT_MODEL_EPS = 1e-6;
 /** Prompts up to this many bytes go in the address. */
 export const URL_PROMPT_BYTES = 128;
@@ -42,7 +42,7 @@ export interface InspectorSettings {
   prompt: string;
   eps: number;
   dtype: DTypeName;
-  /** The selected snapshot (DESIGN.md name). */
+  /** The selected snapshot (docs/model.md name). */
   tensor: string;
   /** Show gradients instead of values. */
   grad: boolean;

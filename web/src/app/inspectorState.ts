@@ -5,10 +5,11 @@
 // One effect sends the settings to the worker whenever they change and the
 // weights are loaded; stale results are dropped by the client.
 import { computed, effect, signal } from '@preact/signals';
-import type { ModelInfo } from '../core/model';
+import type { ErrorData } from '../protocol/base';
+import type { InspectInput, InspectResult, ModelInfo } from '../protocol/model';
+import { core, onCoreRestart } from './core';
 import { truncateUtf8, CONTEXT_BYTES, type InspectorSettings, type Truncated } from './inspectorSettings';
-import type { ErrorData, InspectInput, InspectResult } from './protocol';
-import { core, inspectorSettings, restartListeners } from './state';
+import { inspectorSettings } from './state';
 
 /** Served from public/weights/ (Vite's publicDir), relative to the page so dist/ works anywhere. */
 export const WEIGHTS_PATH = 'weights/glass-kjv.safetensors';
@@ -51,6 +52,7 @@ async function fetchAndLoad(): Promise<boolean> {
     return false;
   }
   kept = buffer;
+  reloadAfterRestarts();
   return sendWeights();
 }
 
@@ -78,21 +80,26 @@ async function readWithProgress(response: Response, total: number | null): Promi
 // A new worker (after a crash, or a lesson cell stopped at its time limit) has no
 // model: load the kept file again. Whoever uses the model (the inspector's effect,
 // a lesson step through ensureWeights) waits for this reload.
-restartListeners.push(() => {
-  if (kept === null) return;
-  const reload = sendWeights().then((ok) => {
-    if (!ok && loading === reload) loading = null;
-    return ok;
+let reloading = false;
+function reloadAfterRestarts(): void {
+  if (reloading) return;
+  reloading = true;
+  onCoreRestart(() => {
+    if (kept === null) return;
+    const reload = sendWeights().then((ok) => {
+      if (!ok && loading === reload) loading = null;
+      return ok;
+    });
+    loading = reload;
   });
-  loading = reload;
-});
+}
 
 /** Moves a copy of the kept file to the worker (the copy is transferred, not cloned). */
 async function sendWeights(): Promise<boolean> {
   if (kept === null) return false;
   const copy = kept.slice(0);
   weights.value = { status: 'loading', bytes: kept.byteLength };
-  const o = await core.request('loadWeights', { bytes: copy }, { transfer: [copy] });
+  const o = await core().request('loadWeights', { bytes: copy }, { transfer: [copy] });
   if (o.status === 'ok') {
     const problem = checkShape(o.value);
     if (problem !== null) {
@@ -106,10 +113,10 @@ async function sendWeights(): Promise<boolean> {
   return false;
 }
 
-/** The inspector draws DESIGN.md's model; other shapes are refused with a message. */
+/** The inspector draws the model of docs/model.md; other shapes are refused with a message. */
 function checkShape(info: ModelInfo): string | null {
   if (info.blocks !== 4 || info.d !== 128 || info.context !== CONTEXT_BYTES || info.vocab !== 256) {
-    return `These weights describe another model (${info.blocks} blocks, d = ${info.d}, context ${info.context}, vocab ${info.vocab}); the inspector shows the 4-block, d = 128 model of DESIGN.md.`;
+    return `These weights describe another model (${info.blocks} blocks, d = ${info.d}, context ${info.context}, vocab ${info.vocab}); the inspector shows the 4-block, d = 128 byte-level model this app is built for.`;
   }
   return null;
 }
@@ -142,7 +149,7 @@ function reinspect(): void {
   if (weights.peek().status !== 'ready' || text === '') return;
   const input = inputOf(s, text);
   inspectBusy.value = true;
-  void core.request('inspect', input).then((o) => {
+  void core().request('inspect', input).then((o) => {
     if (o.status === 'stale') return;
     inspectBusy.value = false;
     if (o.status === 'ok' && inspectOutcome.peek() === null) {

@@ -1,7 +1,8 @@
 // The lab's settings: defaults, limits, presets, and reading them from text a
 // learner typed or from the URL. Everything here is validation and parsing;
 // the numbers themselves are computed by the core in the worker.
-import type { DTypeName, GradTarget, LabInput } from './protocol';
+import type { DTypeName } from '../protocol/base';
+import type { GradTarget, LabInput } from '../protocol/lab';
 
 export type LabSettings = LabInput;
 

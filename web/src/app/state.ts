@@ -6,25 +6,27 @@
 //   core status and notices, the lab's latest result or error, the seed rows.
 //
 // One effect sends the lab settings to the worker whenever they change, on the
-// lab's own channel (labChannels.ts): a newer request drops an older one's
-// result, so only the newest settings reach the screen. Lesson widgets keep
-// their own settings and ask on their own channels: they never write these.
+// lab's own channel: a newer request on it drops an older one's result
+// (coreClient.ts), so only the newest settings reach the screen. Lesson widgets
+// keep their own settings and ask on their own channels: they never write these.
+//
+// Nothing happens at import: startApp (called once by main.tsx) reads the
+// address, starts the core's worker and the effects.
 import { batch, effect, signal } from '@preact/signals';
-import { CoreClient, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
-import { readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
-import { LabChannels } from './labChannels';
+import type { ErrorData } from '../protocol/base';
+import type { LabResult, SeedRow } from '../protocol/lab';
+import { core, startCore } from './core';
+import { TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
+import { DEFAULT_INSPECTOR, readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
-import type { ErrorData, LabResult, SeedRow } from './protocol';
 import { readUrl, writeUrl, type View } from './urlState';
 
-// ---- view state ----
-const initial = readUrl(location.search);
-export const view = signal<View>(initial.state.view);
-export const labSettings = signal<LabSettings>(initial.state.lab);
-const initialInspector = readInspectorUrl(location.search);
-export const inspectorSettings = signal<InspectorSettings>(initialInspector.settings);
+// ---- view state (read from the address by startApp) ----
+export const view = signal<View>('start');
+export const labSettings = signal<LabSettings>(DEFAULT_LAB);
+export const inspectorSettings = signal<InspectorSettings>(DEFAULT_INSPECTOR);
 /** Problems found in the address when the page opened (shown once, dismissible). */
-export const urlProblems = signal<string[]>([...initial.problems, ...initialInspector.problems]);
+export const urlProblems = signal<string[]>([]);
 
 // ---- session state ----
 export type CoreStatus = 'loading' | 'ready' | 'failed';
@@ -53,13 +55,50 @@ export const labOutcome = signal<LabOutcome | null>(null);
 export const seedRows = signal<SeedRow[] | null>(null);
 export const seedError = signal<ErrorData | null>(null);
 
-/** Called after the worker was replaced (its state is gone): views and widgets re-send what they need. */
-export const restartListeners: (() => void)[] = [];
+/** The lab view's channel; lesson widgets use channels of their own. */
+const LAB_CHANNEL = 'lab';
 
-// ---- the core ----
-export const core = new CoreClient(
-  (): WorkerLike => new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'glass-core' }),
-  {
+export function loadSeed(): void {
+  void core().request('seed', null).then((o) => {
+    if (o.status === 'ok') {
+      seedRows.value = o.value;
+      seedError.value = null;
+    } else if (o.status === 'error') seedError.value = o.error;
+  });
+}
+
+function recompute(): void {
+  const settings = labSettings.peek();
+  const startedAt = performance.now();
+  void core().request('lab', settings, { channel: LAB_CHANNEL }).then((o) => {
+    if (o.status === 'stale') return;
+    const arrivedAt = performance.now();
+    const previous = labOutcome.peek()?.result ?? null;
+    labOutcome.value =
+      o.status === 'ok'
+        ? { settings, result: o.value, error: null, startedAt, arrivedAt, computeMs: o.computeMs, first: labOutcome.peek() === null }
+        : { settings, result: previous, error: o.error, startedAt, arrivedAt, computeMs: 0, first: false };
+  });
+  if (seedRows.peek() === null) loadSeed();
+}
+
+let started = false;
+/**
+ * Starts the app (once): reads the address, starts the core's worker (`spawn`),
+ * computes on every settings change and mirrors the state in the address.
+ */
+export function startApp(spawn: () => WorkerLike): void {
+  if (started) return;
+  started = true;
+  const initial = readUrl(location.search);
+  const initialInspector = readInspectorUrl(location.search);
+  batch(() => {
+    view.value = initial.state.view;
+    labSettings.value = initial.state.lab;
+    inspectorSettings.value = initialInspector.settings;
+    urlProblems.value = [...initial.problems, ...initialInspector.problems];
+  });
+  startCore(spawn, {
     onReady: () => {
       coreStatus.value = 'ready';
     },
@@ -73,48 +112,12 @@ export const core = new CoreClient(
             : `The core stopped (${reason.name}: ${reason.message}) and was restarted${times}. Your settings are kept.`,
       };
       recompute(); // the result on screen came from the old worker: ask the new one
-      for (const listener of restartListeners) listener();
     },
     onFailed: (reason) => {
       coreStatus.value = 'failed';
       coreNotice.value = { kind: 'failed', text: `The core is not available: ${reason.message}` };
     },
-  },
-);
-
-/** The lab view's channel; lesson widgets use channels of their own. */
-const LAB_CHANNEL = 'lab';
-export const labChannels = new LabChannels(core);
-
-export function loadSeed(): void {
-  void core.request('seed', null).then((o) => {
-    if (o.status === 'ok') {
-      seedRows.value = o.value;
-      seedError.value = null;
-    } else if (o.status === 'error') seedError.value = o.error;
   });
-}
-
-function recompute(): void {
-  const settings = labSettings.peek();
-  const startedAt = performance.now();
-  void labChannels.ask(LAB_CHANNEL, settings).then((o) => {
-    if (o.status === 'stale') return;
-    const arrivedAt = performance.now();
-    const previous = labOutcome.peek()?.result ?? null;
-    labOutcome.value =
-      o.status === 'ok'
-        ? { settings, result: o.value, error: null, startedAt, arrivedAt, computeMs: o.computeMs, first: labOutcome.peek() === null }
-        : { settings, result: previous, error: o.error, startedAt, arrivedAt, computeMs: 0, first: false };
-  });
-  if (seedRows.peek() === null) loadSeed();
-}
-
-let started = false;
-/** Starts the effects (once): compute on every settings change, mirror state in the URL. */
-export function startApp(): void {
-  if (started) return;
-  started = true;
   effect(() => {
     labSettings.value; // subscribe
     recompute();
@@ -149,8 +152,8 @@ export function startApp(): void {
 
   // For tests and the curious (DevTools console).
   (globalThis as { glassDebug?: unknown }).glassDebug = {
-    trap: () => core.debugTrap(),
-    restarts: () => core.restarts,
+    trap: () => core().debugTrap(),
+    restarts: () => core().restarts,
   };
 }
 

@@ -1,5 +1,5 @@
 // One learner-facing name for every tensor the model records (the snapshot
-// names of DESIGN.md) and for every parameter, so the inspector and the lessons
+// names of docs/model.md) and for every parameter, so the inspector and the lessons
 // call the same tensor the same thing. The code name stays beside it where it
 // helps: it is what the address, the export and the console use.
 //
@@ -102,16 +102,8 @@ export function withCode(code: string): string {
   return t.name === code ? code : `${t.name} (${code})`;
 }
 
-/**
- * The stream's tensors from the input end, then the final RMSNorm (which is not
- * part of the stream but is where backward starts inside the model).
- */
-export function depthNames(blocks: number): string[] {
-  const names = ['embed'];
-  for (let i = 0; i < blocks; i++) names.push(`blocks.${i}.resid.attn`, `blocks.${i}.resid.ffn`);
-  names.push('norm.final');
-  return names;
-}
+// The stream by depth is part of the protocol (the worker computes it too).
+export { depthNames } from '../protocol/model';
 
 // ---- parameters ----
 
@@ -135,7 +127,7 @@ const PARAM_PARTS: Record<string, string> = {
   'ffn.w_down.weight': 'W_down, SwiGLU down',
 };
 
-/** The learner's names for a parameter (DESIGN.md name); an unknown one keeps its code name. */
+/** The learner's names for a parameter (docs/model.md name); an unknown one keeps its code name. */
 export function paramName(code: string): ParamName {
   const m = /^blocks\.(\d+)\.(.+)$/.exec(code);
   if (m !== null) return { code, layer: `block ${m[1]}`, part: PARAM_PARTS[m[2]] ?? m[2] };

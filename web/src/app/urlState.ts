@@ -14,7 +14,8 @@ import {
   parseVector,
   type LabSettings,
 } from './labSettings';
-import type { DTypeName, GradTarget } from './protocol';
+import type { DTypeName } from '../protocol/base';
+import type { GradTarget } from '../protocol/lab';
 
 export type View = 'start' | 'lessons' | 'lab' | 'inspector';
 export const VIEWS: readonly View[] = ['start', 'lessons', 'lab', 'inspector'];

@@ -7,5 +7,5 @@ export { RMSNorm } from './nn';
 export { GlassError } from './errors';
 export { bestBuild, hasRelaxedMadd, type WasmBuild } from './wasmBuild';
 export { Model } from './model';
-export type { ModelInfo, ModelRun, NamedTensor, ParamGroup, Prediction, RunOptions, TensorPick } from './model';
+export type { AttentionParts, ModelInfo, ModelRun, NamedTensor, ParamGroup, Prediction, RunOptions, SwigluParts, TensorPick } from './model';
 export type { BackwardOptions, DTypeName, Disposable, NestedNumbers, TensorData } from './types';

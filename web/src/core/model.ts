@@ -11,11 +11,16 @@
 //   model.snapshot('blocks.2.resid.attn', { grad: true });
 //   model.rowRms('embed'); model.difference('blocks.0.norm.attn', 'blocks.0.resid.attn');
 //
+// A block's parts, computed by the model's own code (Attention::parts and
+// SwiGLU::parts, the functions its forward pass runs), on the last run:
+//   model.attentionParts(2); model.swigluParts(0); model.rope(x, 7);
+//
 // Everything a run returns is plain data (typed-array copies), so only the
 // Model itself is a handle to dispose.
 import { GlassError, guarded } from './errors';
 import type { Glass } from './glass';
-import type { RawHandle } from './raw';
+import type { RawHandle, RawTensor } from './raw';
+import type { Tensor } from './tensor';
 import type { DTypeName, Disposable } from './types';
 
 /** A tensor as plain data, batch axis removed: shape (n, 128) for most snapshots. */
@@ -53,7 +58,7 @@ export interface ModelRun {
   loss: number | null;
   /** The text's UTF-8 bytes. */
   ids: number[];
-  /** DESIGN.md's snapshot names -> values. */
+  /** The snapshot names of docs/model.md -> values. */
   snapshots: Record<string, NamedTensor>;
   /** Same names -> gradients of the loss (null without backward). */
   grads: Record<string, NamedTensor> | null;
@@ -73,6 +78,26 @@ export interface RunOptions {
   dtype?: DTypeName;
   /** Also run backward of the loss (default true). */
   backward?: boolean;
+}
+
+/** One attention layer's intermediates, from the model's own code (batch axis removed; h heads, n positions, k = headDim). */
+export interface AttentionParts {
+  q: NamedTensor; // (h, n, k) RoPE applied
+  k: NamedTensor; // (h, n, k) RoPE applied
+  v: NamedTensor; // (h, n, k)
+  scores: NamedTensor; // (h, n, n) q·k/√k on and below the diagonal, 0 above (never computed)
+  weights: NamedTensor; // (h, n, n) softmax rows, exactly 0 above the diagonal
+  heads: NamedTensor; // (h, n, k) each head's output
+  out: NamedTensor; // (n, d) the layer's output: the blocks.i.attn snapshot
+}
+
+/** One feed-forward branch's intermediates (batch axis removed; H hidden units). */
+export interface SwigluParts {
+  gate: NamedTensor; // (n, H) x W_gateᵀ
+  up: NamedTensor; // (n, H) x W_upᵀ
+  act: NamedTensor; // (n, H) silu(gate)
+  hidden: NamedTensor; // (n, H) silu(gate) ⊙ up
+  out: NamedTensor; // (n, d) the branch's output: the blocks.i.ffn snapshot
 }
 
 /** Which of a snapshot's two tensors: its value (default) or the loss's gradient with respect to it. */
@@ -96,6 +121,9 @@ interface RawModelSession extends RawHandle {
   param(name: string): NamedTensor;
   paramGrad(name: string): NamedTensor;
   topNext(k: number): Prediction[];
+  attentionParts(block: number): AttentionParts;
+  swigluParts(block: number): SwigluParts;
+  rope(x: RawTensor, offset: number): RawTensor;
 }
 
 interface RawModelModule {
@@ -178,7 +206,7 @@ export class Model implements Disposable {
   tensorNorm(name: string, pick: TensorPick = {}): number {
     return guarded(() => this.raw.tensorNorm(name, pick.grad ?? false));
   }
-  /** A parameter's values (DESIGN.md name, e.g. "tok_emb.weight"), in the model's dtype. */
+  /** A parameter's values (docs/model.md name, e.g. "tok_emb.weight"), in the model's dtype. */
   param(name: string): NamedTensor {
     return guarded(() => this.raw.param(name));
   }
@@ -188,6 +216,28 @@ export class Model implements Disposable {
   /** The k most likely next bytes after the last run, with probabilities. */
   topNext(k = 5): Prediction[] {
     return guarded(() => this.raw.topNext(k));
+  }
+
+  /** Block i's attention on its input in the last run, every intermediate: the forward pass's own function. */
+  attentionParts(block: number): AttentionParts {
+    return guarded(() => this.raw.attentionParts(block));
+  }
+  /** Block i's feed-forward branch on its input in the last run, every intermediate. */
+  swigluParts(block: number): SwigluParts {
+    return guarded(() => this.raw.swigluParts(block));
+  }
+  /** x (..., n, headDim) rotated by the model's RoPE as if its rows stood at positions offset .. offset+n−1. */
+  rope(x: Tensor, offset = 0): NamedTensor {
+    const raw = this.raw;
+    const xr = x.raw;
+    return guarded(() => {
+      const r = raw.rope(xr, offset);
+      try {
+        return { shape: r.shape(), data: r.data() };
+      } finally {
+        r.delete();
+      }
+    });
   }
 
   get isDisposed(): boolean {

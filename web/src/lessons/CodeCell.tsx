@@ -2,8 +2,8 @@
 // the page), printing with print(). The learner can edit and re-run it.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { TIME_LIMIT_ERROR } from '../app/coreClient';
-import type { ErrorData } from '../app/protocol';
-import { ask, modelReadyFor } from './lessonCore';
+import type { ErrorData } from '../protocol/base';
+import { askLesson, modelReadyFor } from '../viewmodels/lessonOp';
 
 /** What the cell shows for an error; a time limit gets a hint instead of a name. */
 export function cellError(e: ErrorData): string {
@@ -16,7 +16,7 @@ export function CodeCell({ code, channel }: { code: string; channel: string }) {
   const [busy, setBusy] = useState(false);
   const run = (source: string) => {
     setBusy(true);
-    void modelReadyFor([source]).then(() => ask(channel, { op: 'code', code: source })).then((o) => {
+    void modelReadyFor([source]).then(() => askLesson('runCode', { code: source }, channel)).then((o) => {
       if (o.status === 'stale') return;
       setBusy(false);
       if (o.status === 'ok') setOut({ output: o.value.output, error: o.value.error && cellError(o.value.error) });

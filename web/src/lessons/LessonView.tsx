@@ -5,7 +5,7 @@
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { CheckCard } from './CheckCard';
 import { CodeCell, cellError } from './CodeCell';
-import { ask, modelReadyFor } from './lessonCore';
+import { askLesson, modelReadyFor } from '../viewmodels/lessonOp';
 import { Markdown, type Values } from './Markdown';
 import { stepExpressions, type Lesson } from './parse';
 import { goTo, lessonRoute, markSeen, progress } from './route';
@@ -41,9 +41,9 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
     }
     let live = true;
     void modelReadyFor(exprs).then(() =>
-      ask('step-values', { op: 'eval', exprs }).then((o) => {
+      askLesson('evaluate', { exprs }, 'step-values').then((o) => {
         if (!live) return;
-        if (o.status === 'ok') setComputed({ key: stepKey, values: new Map(exprs.map((e, i) => [e, o.value.values[i]])), error: null });
+        if (o.status === 'ok') setComputed({ key: stepKey, values: new Map(exprs.map((e, i) => [e, o.value[i]])), error: null });
         else if (o.status === 'error') setComputed({ key: stepKey, values: null, error: cellError(o.error) });
       }),
     );

@@ -82,3 +82,5 @@ function LessonPath() {
     </section>
   );
 }
+
+export { startLessons } from './route';

@@ -10,7 +10,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { ScrollBox } from '../app/ScrollBox';
 import { formatValue } from './format';
 import { LIVE_VALUE, splitLiveValue } from './parse';
-import type { ValueOutcome } from './protocol';
+import type { ValueOutcome } from '../protocol/base';
 import { openAddress } from './route';
 
 export type Values = Map<string, ValueOutcome> | null;

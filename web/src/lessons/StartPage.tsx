@@ -98,3 +98,5 @@ export function StartPage() {
     </section>
   );
 }
+
+export { startLessons } from './route';

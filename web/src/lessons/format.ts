@@ -2,8 +2,8 @@
 // written in prose. Whole numbers are written as integers (6, [2, 3]), never
 // with a trailing point.
 import { fmt } from '../app/format';
-import { formatArray, formatScalar, type Nested } from './numpyFormat';
-import type { Plain } from './protocol';
+import { formatArray, formatScalar, type Nested } from '../common/numpyFormat';
+import type { Plain } from '../protocol/base';
 
 const isNumbers = (v: Plain): boolean => (Array.isArray(v) ? v.every(isNumbers) : typeof v === 'number');
 

@@ -10,7 +10,7 @@
 //   Prose with $inline$ math, $$display$$ math, `code`, **bold**, [links](?view=lab)
 //   and live numbers {{ expr | int }} that the core computes in the worker.
 //
-//   ```widget row-norm            a live widget, by name (lessons/widgetNames.ts)
+//   ```widget row-norm            a live widget, by name (lessons/widgets.tsx finds them)
 //   ```
 //   ```glass                      a code cell: JavaScript against the core, run in the worker
 //   print(glass.tensor([[3, 4]]))

@@ -15,9 +15,25 @@ const storage = (() => {
   }
 })();
 
-const initial = readLessonUrl(location.search, stepsOf);
-export const lessonRoute = signal<LessonRoute>(initial.route);
-if (initial.problems.length > 0) urlProblems.value = [...urlProblems.peek(), ...initial.problems];
+export const lessonRoute = signal<LessonRoute>({ slug: null, step: 0 });
+
+let started = false;
+/**
+ * Reads the lesson and step from the address and follows Back/Forward (once):
+ * called when the lessons' code has loaded (app/views/LessonsHome.tsx, Start.tsx),
+ * before the first lesson page renders. Importing this module starts nothing.
+ */
+export function startLessons(): void {
+  if (started) return;
+  started = true;
+  const initial = readLessonUrl(location.search, stepsOf);
+  lessonRoute.value = initial.route;
+  if (initial.problems.length > 0) urlProblems.value = [...urlProblems.peek(), ...initial.problems];
+  addEventListener('popstate', () => {
+    const read = readLessonUrl(location.search, stepsOf);
+    lessonRoute.value = read.route;
+  });
+}
 
 export const progress = signal<Progress>(readProgress(storage));
 
@@ -51,11 +67,6 @@ export function goTo(route: LessonRoute): void {
   lessonRoute.value = route;
   view.value = 'lessons';
 }
-
-addEventListener('popstate', () => {
-  const read = readLessonUrl(location.search, stepsOf);
-  lessonRoute.value = read.route;
-});
 
 /**
  * In-app navigation for links inside lessons (?view=inspector&...): the app reads

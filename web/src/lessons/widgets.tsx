@@ -1,53 +1,24 @@
-// Widget name (as written in lesson files) -> component. TypeScript checks that
-// every name in widgetNames.ts has one; an unknown name shows a visible error.
-import type { FunctionComponent } from 'preact';
-import { AutogradGraph } from '../widgets/lessons/AutogradGraph';
-import { BroadcastExplorer } from '../widgets/lessons/BroadcastExplorer';
-import { AttentionPattern } from '../widgets/lessons/AttentionPattern';
-import { AttentionRopeOffset } from '../widgets/lessons/AttentionRopeOffset';
-import { BlockDiagram } from '../widgets/lessons/BlockDiagram';
-import { ByteEmbeddings } from '../widgets/lessons/ByteEmbeddings';
-import { EmbeddingGrad } from '../widgets/lessons/ByteEmbeddingsGrad';
-import { ByteSimilarity } from '../widgets/lessons/ByteEmbeddingsSimilarity';
-import { GammaCounterexample } from '../widgets/lessons/GammaCounterexample';
-import { GradientPath } from '../widgets/lessons/GradientPath';
-import { InspectorTour } from '../widgets/lessons/InspectorTour';
-import { EpsilonLabWidget, NormCompareWidget, RmsNormGraphWidget, SeedExampleWidget } from '../widgets/lessons/LabWidgets';
-import { ModelGradNorms } from '../widgets/lessons/ModelGradNorms';
-import { NextByteLoss } from '../widgets/lessons/LossNextByte';
-import { References } from '../widgets/lessons/References';
-import { RowNorm } from '../widgets/lessons/RowNorm';
-import { SwigluModel } from '../widgets/lessons/SwigluModel';
-import { SwigluSiluGate } from '../widgets/lessons/SwigluSiluGate';
-import { isWidgetName, type WidgetName } from './widgetNames';
+// Widget name (as written in lesson files) -> component. Every module in
+// web/src/widgets/lessons/ that exports `lessonWidgets` (widgetTypes.ts) is
+// found here (import.meta.glob): a new widget registers itself in its own file.
+// An unknown name in a lesson shows a visible error; tests/web/lessons.test.ts
+// checks every name the lessons use exists, and that no two modules claim one.
+import type { LessonWidgets, WidgetProps } from './widgetTypes';
 
-type WidgetProps = { args: Record<string, string> };
+const modules = import.meta.glob<{ lessonWidgets?: LessonWidgets }>('../widgets/lessons/*.tsx', { eager: true });
 
-const REGISTRY: Record<WidgetName, FunctionComponent<WidgetProps>> = {
-  'row-norm': RowNorm,
-  'rmsnorm-graph': RmsNormGraphWidget,
-  'norm-compare': NormCompareWidget,
-  'epsilon-lab': EpsilonLabWidget,
-  'seed-example': SeedExampleWidget,
-  'gamma-counterexample': GammaCounterexample,
-  'block-diagram': BlockDiagram,
-  'gradient-path': GradientPath,
-  'model-grad-norms': ModelGradNorms,
-  'inspector-tour': InspectorTour,
-  references: References,
-  'autograd-graph': AutogradGraph,
-  'broadcast-shapes': BroadcastExplorer,
-  'attention-pattern': AttentionPattern,
-  'rope-offset': AttentionRopeOffset,
-  'next-byte-loss': NextByteLoss,
-  'silu-gate': SwigluSiluGate,
-  'model-swiglu': SwigluModel,
-  'byte-embeddings': ByteEmbeddings,
-  'byte-similarity': ByteSimilarity,
-  'embedding-grad': EmbeddingGrad,
-};
+/** Each module's names, by module path (for the test that no name is claimed twice). */
+export const WIDGETS_BY_MODULE: Record<string, string[]> = Object.fromEntries(
+  Object.entries(modules).map(([path, m]) => [path, Object.keys(m.lessonWidgets ?? {})]),
+);
 
-export function LessonWidget({ name, args }: { name: string; args: Record<string, string> }) {
+const REGISTRY: LessonWidgets = Object.assign({}, ...Object.values(modules).map((m) => m.lessonWidgets ?? {}));
+
+export const WIDGET_NAMES: readonly string[] = Object.keys(REGISTRY).sort();
+
+export const isWidgetName = (name: string): boolean => Object.hasOwn(REGISTRY, name);
+
+export function LessonWidget({ name, args }: { name: string } & WidgetProps) {
   if (!isWidgetName(name))
     return (
       <p class="lesson-error" role="alert" data-testid="unknown-widget">

@@ -1,7 +1,7 @@
 // The core's recorded autograd graph as plain data for the page: shared by
 // the lab's RMSNorm graph and the lessons' graph widgets.
 import type { Glass, Tensor } from '../core';
-import type { GraphNodeView } from '../app/protocol';
+import type { GraphNodeView } from '../protocol/base';
 
 /** A tensor's values as a plain array (a copy). */
 export const values = (t: Tensor): number[] => Array.from(t.data());

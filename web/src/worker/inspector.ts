@@ -1,65 +1,30 @@
-// The model inspector's side of the worker: one Model (the loaded weights) and
-// its last run. Every number the inspector shows is computed here by the core
-// (cpp/wasm/model_bindings.cpp): per-position RMS, differences, norms, top-k.
+// The model inspector's side of the worker, and the console's glass.model:
+// loading the weights, running a prompt, and every number the inspector shows,
+// computed by the core (cpp/wasm/model_bindings.cpp): per-position RMS,
+// differences, norms, top-k.
 //
 // A run is reused while its settings (text, eps, dtype) stay the same, so
-// picking another tensor costs only copying it out.
-import { GlassError, Model, type Glass, type ModelInfo, type ModelRun } from '../core';
-import type { InspectInput, InspectResult, ModelRunSettings, Outlook, ShownTensor } from '../app/protocol';
-import { depthNames } from '../app/tensorNames';
+// picking another tensor costs only copying it out (state.ts keeps track).
+import type { Glass, Model, ModelInfo, ModelRun } from '../core';
+import type { ShownTensor } from '../protocol/base';
+import { depthNames, type BenchInput, type InspectInput, type InspectResult, type ModelRunInput, type ModelRunSettings, type Outlook } from '../protocol/model';
+import { computeModel, ensureRun, loadModel, needModel, runModel, type WorkerState } from './state';
 
 export { depthNames };
 
-let model: Model | null = null;
-let info: ModelInfo | null = null;
-/** The run the core holds now (with backward), or null. */
-let lastRun: { key: string; loss: number | null } | null = null;
-const baselines = new Map<string, Outlook>(); // `${dtype}|${text}` -> outlook at the weights' eps
-
-const key = (r: ModelRunSettings) => `${r.eps}|${r.dtype}|${r.text}`;
-
-function loaded(): { model: Model; info: ModelInfo } {
-  if (model === null || info === null) throw new GlassError('no weights are loaded yet');
-  return { model, info };
+export function loadWeights(s: WorkerState, { bytes }: { bytes: ArrayBuffer }): ModelInfo {
+  return loadModel(s, new Uint8Array(bytes));
 }
 
-export function loadWeights(glass: Glass, { bytes }: { bytes: ArrayBuffer }): ModelInfo {
-  model ??= Model.create(glass);
-  info = model.loadWeights(new Uint8Array(bytes)); // a refused file keeps the old model
-  lastRun = null;
-  baselines.clear();
-  return info;
-}
-
-/** Forward + backward of `run`, unless the core holds it already. */
-function ensureRun(m: Model, run: ModelRunSettings): { loss: number | null; ms: number } {
-  if (lastRun?.key === key(run)) return { loss: lastRun.loss, ms: 0 };
-  lastRun = null; // if compute throws, the core holds no usable run
-  const t0 = performance.now();
-  const loss = m.compute(run.text, { eps: run.eps, dtype: run.dtype, backward: true });
-  lastRun = { key: key(run), loss };
-  return { loss, ms: performance.now() - t0 };
-}
-
-/** The loaded model and its configuration, or null (the lessons' code cells and checks use it). */
-export function loadedModel(): { model: Model; info: ModelInfo } | null {
-  return model !== null && info !== null ? { model, info } : null;
-}
-
-/** Forgets the held run (the console's run replaced it). */
-export function forgetRun(): void {
-  lastRun = null;
-}
-
-function baseline(m: Model, i: ModelInfo, run: ModelRunSettings): Outlook {
+function baseline(s: WorkerState, run: ModelRunSettings): Outlook {
+  const { model, info } = needModel(s);
   const k = `${run.dtype}|${run.text}`;
-  let b = baselines.get(k);
+  let b = s.baselines.get(k);
   if (b === undefined) {
-    lastRun = null;
-    const loss = m.compute(run.text, { eps: i.eps, dtype: run.dtype, backward: false });
-    b = { eps: i.eps, loss, top: m.topNext(5) };
-    if (baselines.size > 16) baselines.clear();
-    baselines.set(k, b);
+    const loss = computeModel(s, { ...run, eps: info.eps }, false);
+    b = { eps: info.eps, loss, top: model.topNext(5) };
+    if (s.baselines.size > 16) s.baselines.clear();
+    s.baselines.set(k, b);
   }
   return b;
 }
@@ -69,12 +34,14 @@ function shown(m: Model, name: string, grad: boolean): ShownTensor {
   return { ...t, name, grad, rowRms: m.rowRms(name, { grad }), norm: m.tensorNorm(name, { grad }) };
 }
 
-export function inspect(glass: Glass, input: InspectInput): InspectResult {
-  const { model: m, info: i } = loaded();
+export function inspect(s: WorkerState, input: InspectInput): InspectResult {
+  const { model: m, info: i } = needModel(s);
   const { run, show } = input;
   // The baseline (eps of the weights) first: the run we show must be the last one in the core.
-  const base = run.eps === i.eps ? null : baseline(m, i, run);
-  const { loss, ms } = ensureRun(m, run);
+  const base = run.eps === i.eps ? null : baseline(s, run);
+  const t0 = performance.now();
+  const { loss, reused } = ensureRun(s, run);
+  const ms = reused ? 0 : performance.now() - t0;
   const names = m.snapshotNames();
   const n = m.snapshot('embed').shape[0];
   const ids = Array.from(new TextEncoder().encode(run.text));
@@ -94,12 +61,12 @@ export function inspect(glass: Glass, input: InspectInput): InspectResult {
       rms: depth.map((d) => m.rowRms(d)),
       gradRms: hasGrad ? depth.map((d) => m.rowRms(d, { grad: true })) : null,
     },
-    snapshotGradNorms: hasGrad ? Object.fromEntries(names.map((s) => [s, m.tensorNorm(s, { grad: true })])) : null,
+    snapshotGradNorms: hasGrad ? Object.fromEntries(names.map((x) => [x, m.tensorNorm(x, { grad: true })])) : null,
     paramGradNorms: hasGrad ? m.paramGradNorms() : null,
     shown:
       show.kind === 'single'
         ? [shown(m, show.name, show.grad && hasGrad)]
-        : [shown(m, show.a, show.grad && hasGrad), shown(m, show.b, show.grad && hasGrad), difference(glass, m, show.a, show.b, show.grad && hasGrad)],
+        : [shown(m, show.a, show.grad && hasGrad), shown(m, show.b, show.grad && hasGrad), difference(s.glass, m, show.a, show.b, show.grad && hasGrad)],
     runMs: ms,
   };
 }
@@ -116,23 +83,21 @@ function difference(glass: Glass, m: Model, a: string, b: string, grad: boolean)
 }
 
 /** glass.model.run from the console: everything as plain data. */
-export function modelRun(_glass: Glass, r: ModelRunSettings & { backward: boolean }): ModelRun {
-  const { model: m } = loaded();
-  lastRun = null;
-  return m.run(r.text, { eps: r.eps, dtype: r.dtype, backward: r.backward });
+export function modelRun(s: WorkerState, r: ModelRunInput): ModelRun {
+  return runModel(s, r, r.backward);
 }
 
 const WARM_UP_RUNS = 10;
 
 /** The benchmark: `repeat` timed runs after a warm-up (compute only: nothing copied out). */
-export function benchRun(_glass: Glass, r: ModelRunSettings & { backward: boolean; repeat: number }): number[] {
-  const { model: m } = loaded();
-  lastRun = null;
+export function benchRun(s: WorkerState, r: BenchInput): number[] {
+  const { model: m } = needModel(s);
   const times: number[] = [];
   // Warm up: V8 first runs wasm from its baseline compiler and swaps in the
   // optimised code of hot functions as a background compile finishes, so the
-  // first few runs measure the baseline tier, not the page in use.
-  m.compute(r.text, { eps: r.eps, dtype: r.dtype, backward: r.backward });
+  // first few runs measure the baseline tier, not the page in use. The first
+  // run sets eps and dtype; the timed ones repeat that same run.
+  computeModel(s, r, r.backward);
   for (let k = 0; k < WARM_UP_RUNS; k++) m.compute(r.text, { backward: r.backward });
   for (let k = 0; k < r.repeat; k++) {
     const t0 = performance.now();
@@ -141,3 +106,10 @@ export function benchRun(_glass: Glass, r: ModelRunSettings & { backward: boolea
   }
   return times;
 }
+
+export const modelHandlers = {
+  loadWeights,
+  inspect,
+  modelRun,
+  benchRun,
+};

@@ -3,8 +3,10 @@
 //
 // Shapes: d = vector width, P = number of points on the scale curve.
 import type { Glass } from '../core';
-import type { GraphNodeView, LabInput, LabPlateau, LabResult, SeedRow } from '../app/protocol';
+import type { GraphNodeView } from '../protocol/base';
+import type { LabInput, LabPlateau, LabResult, RandomVectorInput, SeedRow } from '../protocol/lab';
 import { graphView, values } from './graphView';
+import type { WorkerState } from './state';
 
 /** The scale curve: P log-spaced values of c from 1e-8 to 1e8 (the lab's slider range). */
 export const CURVE_POINTS = 61;
@@ -160,6 +162,12 @@ export function computeSeed(glass: Glass): SeedRow[] {
 }
 
 /** d seeded standard-normal values, rounded to 4 significant digits so they read (and share) well. */
-export function randomVector(glass: Glass, { d, seed }: { d: number; seed: number }): number[] {
+export function randomVector(glass: Glass, { d, seed }: RandomVectorInput): number[] {
   return glass.scope(() => values(glass.randn([d], { seed, dtype: 'float64' })).map((v) => Number(v.toPrecision(4))));
 }
+
+export const labHandlers = {
+  lab: (s: WorkerState, input: LabInput): LabResult => computeLab(s.glass, input),
+  seed: (s: WorkerState, _: null): SeedRow[] => computeSeed(s.glass),
+  randomVector: (s: WorkerState, input: RandomVectorInput): number[] => randomVector(s.glass, input),
+};

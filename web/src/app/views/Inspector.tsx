@@ -8,7 +8,7 @@
 import { useEffect } from 'preact/hooks';
 import { fmt } from '../format';
 import { ScrollBox } from '../ScrollBox';
-import { inspectBusy, inspectOutcome, startInspector, weights } from '../inspectorState';
+import { inspectBusy, inspectOutcome, promptRun, retryWeights, startInspector, weights } from '../inspectorState';
 import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
 import { inspectorSettings } from '../state';
 import { BlockMap } from '../../widgets/inspector/BlockMap';
@@ -30,7 +30,8 @@ export function Inspector() {
   const s = inspectorSettings.value;
   const outcome = inspectOutcome.value;
   const result = outcome?.result ?? null;
-  const ready = weights.value.status === 'ready';
+  const w = weights.value;
+  const ready = w.status === 'ready';
   return (
     <section class="inspector" aria-labelledby="inspector-title">
       <header class="inspector-head">
@@ -40,10 +41,10 @@ export function Inspector() {
           Open any tensor in the residual stream, the norms and both branches — and its gradient.
         </p>
       </header>
-      <WeightsStatus />
+      <WeightsStatus weights={w} onRetry={retryWeights} />
       <div class="inspector-inputs card">
-        <PromptEditor />
-        <ModelControls />
+        <PromptEditor prompt={s.prompt} run={promptRun.value} onPrompt={(prompt) => update({ prompt })} />
+        <ModelControls settings={s} norms={w.status === 'ready' ? w.info.norms : null} onChange={update} />
       </div>
       {outcome?.error && (
         <p class="notice notice-bad" role="alert" data-testid="inspect-error">

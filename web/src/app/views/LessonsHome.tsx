@@ -3,7 +3,11 @@
 import { LazyPart } from './LazyPart';
 import './LessonsHome.css';
 
-const load = () => import('../../lessons/LessonsPage').then((m) => m.LessonsPage);
+const load = () =>
+  import('../../lessons/LessonsPage').then((m) => {
+    m.startLessons(); // the lesson and step in the address, before the first render
+    return m.LessonsPage;
+  });
 
 export function LessonsHome() {
   return <LazyPart load={load} what="The lessons" />;

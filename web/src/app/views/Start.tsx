@@ -2,7 +2,11 @@
 // path, so it loads with the lesson texts, after the shell.
 import { LazyPart } from './LazyPart';
 
-const load = () => import('../../lessons/StartPage').then((m) => m.StartPage);
+const load = () =>
+  import('../../lessons/StartPage').then((m) => {
+    m.startLessons(); // the lesson and step in the address, before the first render
+    return m.StartPage;
+  });
 
 export function Start() {
   return <LazyPart load={load} what="The start page" />;

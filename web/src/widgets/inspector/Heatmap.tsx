@@ -1,9 +1,10 @@
 // A snapshot (or its gradient) as an n x d heatmap on a canvas: one row per
 // position, labelled by its byte, with the core's per-position RMS beside it.
 // Hover (or focus and use the arrow keys) to read position, coordinate and value.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { ShownTensor } from '../../app/protocol';
+import type { ShownTensor } from '../../protocol/base';
+import { MatrixCanvas, type Cell } from '../MatrixCanvas';
 import { colourScale, divergingRgb, legendGradient } from './colors';
 import './Heatmap.css';
 
@@ -19,39 +20,10 @@ interface Props {
 export const ROW_HEIGHT = 12;
 
 export function Heatmap({ tensor, labels, title, cellWidth, testId }: Props) {
-  const canvas = useRef<HTMLCanvasElement>(null);
   const [n, d] = tensor.shape;
   const scale = colourScale(tensor.data);
-  const [cursor, setCursor] = useState<{ row: number; col: number } | null>(null);
-
-  useEffect(() => {
-    const c = canvas.current;
-    if (c === null) return;
-    c.width = d;
-    c.height = n;
-    const ctx = c.getContext('2d')!;
-    const image = ctx.createImageData(d, n);
-    for (let i = 0; i < n * d; i++) {
-      const [r, g, b] = divergingRgb(tensor.data[i], scale);
-      image.data.set([r, g, b, 255], i * 4);
-    }
-    ctx.putImageData(image, 0, 0);
-  }, [tensor, n, d, scale]);
-
-  const at = (e: MouseEvent) => {
-    const rect = (e.currentTarget as HTMLCanvasElement).getBoundingClientRect();
-    const col = Math.floor(((e.clientX - rect.left) / rect.width) * d);
-    const row = Math.floor(((e.clientY - rect.top) / rect.height) * n);
-    if (row >= 0 && row < n && col >= 0 && col < d) setCursor({ row, col });
-  };
-  const onKey = (e: KeyboardEvent) => {
-    const step: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    const s = step[e.key];
-    if (s === undefined) return;
-    e.preventDefault();
-    const c = cursor ?? { row: 0, col: 0 };
-    setCursor({ row: Math.min(n - 1, Math.max(0, c.row + s[0])), col: Math.min(d - 1, Math.max(0, c.col + s[1])) });
-  };
+  const colour = useMemo(() => (v: number) => divergingRgb(v, scale), [scale]);
+  const [cursor, setCursor] = useState<Cell | null>(null);
   const value = cursor === null ? null : tensor.data[cursor.row * d + cursor.col];
   const what = tensor.grad ? 'gradient' : 'value';
 
@@ -76,16 +48,18 @@ export function Heatmap({ tensor, labels, title, cellWidth, testId }: Props) {
               </span>
             ))}
           </div>
-          <canvas
-            ref={canvas}
+          <MatrixCanvas
+            rows={n}
+            cols={d}
+            values={tensor.data}
+            colour={colour}
+            width={d * cellWidth}
+            height={n * ROW_HEIGHT}
+            cursor={cursor}
+            onCursor={setCursor}
+            clearOnLeave
             class="heatmap-canvas"
-            style={{ width: `${d * cellWidth}px`, height: `${n * ROW_HEIGHT}px` }}
-            tabIndex={0}
-            role="img"
-            aria-label={`${title}: heatmap of ${n} positions by ${d} coordinates, colour scale ±${fmt(scale, 3)}`}
-            onMouseMove={at}
-            onMouseLeave={() => setCursor(null)}
-            onKeyDown={onKey}
+            label={`${title}: heatmap of ${n} positions by ${d} coordinates, colour scale ±${fmt(scale, 3)}`}
           />
           <div class="heatmap-rms" aria-label={`per-position RMS of ${title}`}>
             {Array.from(tensor.rowRms, (r, i) => (

@@ -1,20 +1,21 @@
 // Model-wide settings: eps of every RMSNorm (the same slider range as the lab,
 // or exactly 0) and float32 / float64 for every parameter and activation.
-import { weights } from '../../app/inspectorState';
-import { DEFAULT_MODEL_EPS } from '../../app/inspectorSettings';
+import { DEFAULT_MODEL_EPS, type InspectorSettings } from '../../app/inspectorSettings';
 import { DTYPES, EPS_LOG10 } from '../../app/labSettings';
-import type { DTypeName } from '../../app/protocol';
-import { inspectorSettings } from '../../app/state';
+import type { DTypeName } from '../../protocol/base';
 import { LogSlider } from '../lab/LogSlider';
 import './ModelControls.css';
 
-const set = (patch: Partial<typeof inspectorSettings.value>) => (inspectorSettings.value = { ...inspectorSettings.peek(), ...patch });
+interface Props {
+  settings: InspectorSettings;
+  /** How many RMSNorms the loaded model has (counted by the core), or null before it loads. */
+  norms: number | null;
+  onChange: (patch: Partial<InspectorSettings>) => void;
+}
 
-export function ModelControls() {
-  const s = inspectorSettings.value;
-  const w = weights.value;
+export function ModelControls({ settings: s, norms: count, onChange: set }: Props) {
   // how many norms the slider reaches: counted by the core from the loaded model
-  const norms = w.status === 'ready' ? `all ${w.info.norms} RMSNorms` : 'every RMSNorm';
+  const norms = count !== null ? `all ${count} RMSNorms` : 'every RMSNorm';
   return (
     <div class="model-controls">
       <LogSlider

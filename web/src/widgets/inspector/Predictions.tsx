@@ -1,7 +1,7 @@
 // The eps experiment's outcome: the top-5 next bytes after the prompt (with the
 // core's probabilities) and the loss, at the weights' own eps and at the chosen one.
 import { fmt, fmtScale } from '../../app/format';
-import type { Outlook } from '../../app/protocol';
+import type { Outlook } from '../../protocol/model';
 import { ToNotice } from '../ToNotice';
 import './Predictions.css';
 

@@ -1,27 +1,30 @@
 // The prompt: any text; the model sees at most its context in UTF-8 bytes, so a
 // longer one is cut on a character boundary and the learner is told so.
-import { promptRun } from '../../app/inspectorState';
-import { CONTEXT_BYTES } from '../../app/inspectorSettings';
-import { inspectorSettings } from '../../app/state';
+import { CONTEXT_BYTES, type Truncated } from '../../app/inspectorSettings';
 import './PromptEditor.css';
 
-export function PromptEditor() {
-  const s = inspectorSettings.value;
-  const t = promptRun.value;
+interface Props {
+  prompt: string;
+  /** The prompt as the model will see it (cut to the context). */
+  run: Truncated;
+  onPrompt: (prompt: string) => void;
+}
+
+export function PromptEditor({ prompt, run: t, onPrompt }: Props) {
   return (
     <div class="prompt-editor">
       <label for="inspector-prompt">Prompt (the model predicts each next byte)</label>
       <textarea
         id="inspector-prompt"
         rows={2}
-        value={s.prompt}
+        value={prompt}
         spellcheck={false}
-        onInput={(e) => (inspectorSettings.value = { ...inspectorSettings.peek(), prompt: e.currentTarget.value })}
+        onInput={(e) => onPrompt(e.currentTarget.value)}
       />
       <p class="prompt-count num" data-testid="prompt-count">
         {t.bytes} of {CONTEXT_BYTES} bytes
       </p>
-      {s.prompt === '' && (
+      {prompt === '' && (
         <p class="notice notice-warn" role="alert" data-testid="prompt-empty">
           The prompt is empty: type at least one character (two or more give a loss and gradients).
         </p>

@@ -2,7 +2,8 @@
 // (b − a), each with its per-position RMS; value or gradient; export.
 import { download, npyBytes, tensorJson } from '../../app/npy';
 import { defaultCompare, snapshotNames, type InspectorSettings } from '../../app/inspectorSettings';
-import type { InspectResult, ShownTensor } from '../../app/protocol';
+import type { InspectResult } from '../../protocol/model';
+import type { ShownTensor } from '../../protocol/base';
 import { tensorName, withCode } from '../../app/tensorNames';
 import { ToNotice } from '../ToNotice';
 import { Heatmap } from './Heatmap';

@@ -1,13 +1,12 @@
 // The weights' download (a progress bar from Content-Length / streamed bytes),
 // the core reading them, and a clear message if either fails.
 import { fmt } from '../../app/format';
-import { retryWeights, weights } from '../../app/inspectorState';
+import type { WeightsState } from '../../viewmodels/model';
 import './WeightsStatus.css';
 
 const mb = (bytes: number) => `${fmt(bytes / 1e6, 3)} MB`;
 
-export function WeightsStatus() {
-  const w = weights.value;
+export function WeightsStatus({ weights: w, onRetry }: { weights: WeightsState; onRetry: () => void }) {
   if (w.status === 'idle') return null;
   if (w.status === 'fetching')
     return (
@@ -30,7 +29,7 @@ export function WeightsStatus() {
     return (
       <div class="notice notice-bad" role="alert" data-testid="weights-error">
         <span>{w.message}</span>
-        <button type="button" class="notice-dismiss" onClick={retryWeights}>
+        <button type="button" class="notice-dismiss" onClick={onRetry}>
           Try again
         </button>
       </div>

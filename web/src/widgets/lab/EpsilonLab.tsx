@@ -1,12 +1,13 @@
 // The RMSNorm and epsilon lab: controls on the left, the core's numbers on the
 // right, then RMSNorm vs LayerNorm, the seed example and the autograd graph.
 // Every number shown comes from the worker (app/state.ts sends the settings).
-// The lab's settings are the app's labSettings (mirrored in the address); the
-// controls are the same components the lesson widgets use with their own.
+// The lab's settings, result and actions come in as a view-model (viewmodels/lab.ts:
+// the app's labSettings, mirrored in the address); the controls are the same
+// components the lesson widgets use with their own settings.
 import { useState } from 'preact/hooks';
-import { C_LOG10, DEFAULT_LAB, DTYPES, withX } from '../../app/labSettings';
+import { C_LOG10, DEFAULT_LAB, DTYPES } from '../../app/labSettings';
 import { fmtScale } from '../../app/format';
-import { coreStatus, labOutcome, labSettings, resetLab } from '../../app/state';
+import type { LabViewModel } from '../../viewmodels/lab';
 import { EpsilonControl } from './EpsilonControl';
 import { GammaEditor } from './GammaEditor';
 import { LabTiming } from './LabTiming';
@@ -20,12 +21,9 @@ import { SeedExample } from './SeedExample';
 import { VectorEditor } from './VectorEditor';
 import './EpsilonLab.css';
 
-const set = (patch: Partial<typeof labSettings.value>) => (labSettings.value = { ...labSettings.peek(), ...patch });
-const setX = (x: number[]) => (labSettings.value = withX(labSettings.peek(), x));
-const setGrad = (grad: typeof labSettings.value.grad) => set({ grad });
-
-export function EpsilonLab() {
-  const settings = labSettings.value;
+export function EpsilonLab({ lab }: { lab: LabViewModel }) {
+  const settings = lab.settings.value;
+  const { set, setX } = lab;
   const [openedAt] = useState(() => performance.now()); // results that arrived before this are not timed
 
   return (
@@ -66,22 +64,22 @@ export function EpsilonLab() {
               </label>
             ))}
           </fieldset>
-          <button type="button" class="epsilon-lab-reset" onClick={resetLab}>
+          <button type="button" class="epsilon-lab-reset" onClick={lab.reset}>
             Reset to x = [{DEFAULT_LAB.x.join(', ')}], ε = {fmtScale(DEFAULT_LAB.eps)}, {DEFAULT_LAB.dtype}
           </button>
         </div>
 
-        <LabResults openedAt={openedAt} />
+        <LabResults lab={lab} openedAt={openedAt} />
       </div>
-      <LabDetails />
+      <LabDetails lab={lab} />
     </section>
   );
 }
 
 // The results read only labOutcome, so a new result re-renders them and not the
 // controls, and moving a control re-renders the controls and not them.
-function LabResults({ openedAt }: { openedAt: number }) {
-  const outcome = labOutcome.value;
+function LabResults({ lab, openedAt }: { lab: LabViewModel; openedAt: number }) {
+  const outcome = lab.outcome.value;
   return (
     <div class="epsilon-lab-results" aria-live="polite" aria-busy={outcome === null}>
       {outcome?.error != null && (
@@ -90,7 +88,7 @@ function LabResults({ openedAt }: { openedAt: number }) {
           {outcome.result !== null && '. Showing the last result that worked.'}
         </p>
       )}
-      {outcome === null && coreStatus.value !== 'failed' && <p>Computing…</p>}
+      {outcome === null && lab.coreStatus.value !== 'failed' && <p>Computing…</p>}
       {outcome?.result != null && (
         <>
           <RmsNormReadout result={outcome.result} c={outcome.settings.c} />
@@ -103,8 +101,9 @@ function LabResults({ openedAt }: { openedAt: number }) {
   );
 }
 
-function LabDetails() {
-  const outcome = labOutcome.value;
+function LabDetails({ lab }: { lab: LabViewModel }) {
+  const outcome = lab.outcome.value;
+  const seed = lab.seed.value;
   if (outcome?.result == null) return null;
   return (
     <div class="epsilon-lab-lower">
@@ -112,10 +111,10 @@ function LabDetails() {
         <NormComparison result={outcome.result} eps={outcome.settings.eps} />
       </div>
       <div class="epsilon-lab-panel">
-        <SeedExample />
+        <SeedExample rows={seed.rows} error={seed.error} />
       </div>
       <div class="epsilon-lab-panel epsilon-lab-wide">
-        <RmsNormGraph result={outcome.result} onGrad={setGrad} />
+        <RmsNormGraph result={outcome.result} onGrad={(grad) => lab.set({ grad })} />
       </div>
     </div>
   );

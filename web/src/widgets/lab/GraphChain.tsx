@@ -7,7 +7,7 @@
 // the list is shifted left by that width inside a clipping box: the slot of
 // whichever card starts a row (however the cards wrap) falls outside and is
 // cut off, so no row starts or ends with an arrow to nothing.
-import type { GraphNodeView } from '../../app/protocol';
+import type { GraphNodeView } from '../../protocol/base';
 import { VectorView } from './VectorView';
 import './RmsNormGraph.css';
 

@@ -6,7 +6,7 @@
 // handed over from a lesson) was not shown right away, so it is not timed.
 // tests/e2e/lab.spec.ts reads data-latency-ms and data-compute-ms.
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { LabOutcome } from '../../app/state';
+import type { LabOutcome } from '../../viewmodels/lab';
 import './LabTiming.css';
 
 /** openedAt: performance.now() when the lab view opened. */

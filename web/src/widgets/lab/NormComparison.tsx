@@ -2,7 +2,7 @@
 // written from core ops in the worker: subtract the mean, divide by
 // √(variance + ε), multiply by the same γ as the RMSNorm; β = 0).
 import { fmt, fmtVector } from '../../app/format';
-import type { LabResult } from '../../app/protocol';
+import type { LabResult } from '../../protocol/lab';
 import { ToNotice } from '../ToNotice';
 import './NormComparison.css';
 

@@ -1,7 +1,7 @@
 // What the floating-point numbers did, when they did something surprising:
 // overflow, underflow, 0/0. Decided from the core's own results (no math here).
 import { fmt } from '../../app/format';
-import type { LabResult } from '../../app/protocol';
+import type { LabResult } from '../../protocol/lab';
 import type { LabSettings } from '../../app/labSettings';
 import './NumericsNote.css';
 

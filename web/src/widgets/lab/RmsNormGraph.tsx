@@ -1,7 +1,8 @@
 // The autograd graph the core recorded for y = RMSNorm(c·x): square → mean →
 // add ε → sqrt → div → mul γ, each node with its value and, after backward of
 // the chosen scalar (sum of y, or one coordinate), its gradient.
-import type { GradTarget, GraphNodeView, LabResult } from '../../app/protocol';
+import type { GradTarget, LabResult } from '../../protocol/lab';
+import type { GraphNodeView } from '../../protocol/base';
 import { GraphChain } from './GraphChain';
 import { ToNotice } from '../ToNotice';
 import './RmsNormGraph.css';

@@ -3,7 +3,7 @@
 // readout, LabTiming.tsx, not part of the result.)
 import { useId } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { LabResult } from '../../app/protocol';
+import type { LabResult } from '../../protocol/lab';
 import { VectorView } from './VectorView';
 import './RmsNormReadout.css';
 

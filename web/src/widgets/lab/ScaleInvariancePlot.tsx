@@ -4,7 +4,7 @@
 // has no 0, so distances that are exactly 0 (always the one at c = 1) sit on a
 // separate bottom line marked "0", never on a spike towards -Infinity.
 import { fmt, fmtScale } from '../../app/format';
-import type { LabResult } from '../../app/protocol';
+import type { LabResult } from '../../protocol/lab';
 import { ToNotice } from '../ToNotice';
 import { CrossoverText, CurveNotes, PlateauText } from './ScalePlotCaption';
 import './ScaleInvariancePlot.css';

@@ -3,7 +3,7 @@
 // effect at c = 1, or the dtype's rounding), overflow of c·x, and exact zeros.
 // Every number here was computed by the core in the worker (worker/lab.ts).
 import { fmt, fmtScale } from '../../app/format';
-import type { LabResult } from '../../app/protocol';
+import type { LabResult } from '../../protocol/lab';
 
 const C_MIN = 1e-8;
 const C_MAX = 1e8;

@@ -1,15 +1,14 @@
 // The RMSNorm lesson's worked example, computed live: RMSNorm(d=2, eps=1e-6) of
 // [[3, 4]] and of [[6, 8]], in float64 (the verified digits) and in float32.
 import { fmtNumpyExp } from '../../app/format';
-import { seedError, seedRows } from '../../app/state';
+import type { ErrorData } from '../../protocol/base';
+import type { SeedRow } from '../../protocol/lab';
 import { ToNotice } from '../ToNotice';
 import './SeedExample.css';
 
 const row = (xs: readonly number[], f: (v: number) => string) => `[[${xs.map(f).join(', ')}]]`;
 
-export function SeedExample() {
-  const rows = seedRows.value;
-  const error = seedError.value;
+export function SeedExample({ rows, error }: { rows: SeedRow[] | null; error: ErrorData | null }) {
   return (
     <section class="seed-example" aria-labelledby="seed-example-title" data-testid="seed-example">
       <h2 id="seed-example-title">The worked example: [3, 4], then twice as long</h2>

@@ -3,7 +3,7 @@
 // vector and its setter are props: the lab and each lesson widget own their x.
 import { useState } from 'preact/hooks';
 import { D_MAX, D_MIN, PRESETS, parseNumber, parseVector, presetVector, type PresetName } from '../../app/labSettings';
-import { core } from '../../app/state';
+import { randomVector } from '../../viewmodels/lab';
 import { NumberGrid } from './NumberGrid';
 import './VectorEditor.css';
 
@@ -35,7 +35,7 @@ export function VectorEditor({ x, onX, idPrefix }: Props) {
     }
     const seed = randomSeed;
     setRandomSeed(seed + 1);
-    void core.request('randomVector', { d, seed }).then((o) => {
+    void randomVector(d, seed).then((o) => {
       if (o.status === 'ok') setX(o.value);
       else if (o.status === 'error') setMessage(`random: ${o.error.message}`);
     });

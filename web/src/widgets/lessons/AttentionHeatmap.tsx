@@ -1,8 +1,9 @@
 // An (n, n) matrix of softmax weights on a canvas, white (0) to dark blue (1),
 // with the bytes of the prompt along both edges. Hover a cell (or focus the map
 // and use the arrow keys) to read it; the chosen row is reported to the parent.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
+import { MatrixCanvas, type Cell } from '../MatrixCanvas';
 import './Attention.css';
 
 interface Props {
@@ -23,41 +24,15 @@ function rgb(p: number): number[] {
 }
 
 export function AttentionHeatmap({ weights, labels, row, onRow }: Props) {
-  const canvas = useRef<HTMLCanvasElement>(null);
   const n = weights.length;
+  const values = useMemo(() => weights.flat(), [weights]);
   const cell = Math.max(3, Math.min(22, Math.floor(440 / Math.max(n, 1))));
-  const [hovered, setCursor] = useState<{ i: number; j: number } | null>(null);
+  const [hovered, setCursor] = useState<Cell | null>(null);
   // a cursor left over from a longer prompt points past the new matrix
-  const cursor = hovered !== null && hovered.i < n && hovered.j < n ? hovered : null;
-
-  useEffect(() => {
-    const c = canvas.current;
-    if (c === null) return;
-    c.width = n;
-    c.height = n;
-    const ctx = c.getContext('2d')!;
-    const image = ctx.createImageData(n, n);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) image.data.set([...rgb(weights[i][j]), 255], (i * n + j) * 4);
-    ctx.putImageData(image, 0, 0);
-  }, [weights, n]);
-
-  const pick = (i: number, j: number) => {
-    setCursor({ i, j });
-    onRow(i);
-  };
-  const at = (e: MouseEvent) => {
-    const rect = (e.currentTarget as HTMLCanvasElement).getBoundingClientRect();
-    const j = Math.floor(((e.clientX - rect.left) / rect.width) * n);
-    const i = Math.floor(((e.clientY - rect.top) / rect.height) * n);
-    if (i >= 0 && i < n && j >= 0 && j < n) pick(i, j);
-  };
-  const onKey = (e: KeyboardEvent) => {
-    const step: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    const s = step[e.key];
-    if (s === undefined) return;
-    e.preventDefault();
-    const c = cursor ?? { i: row ?? 0, j: 0 };
-    pick(Math.min(n - 1, Math.max(0, c.i + s[0])), Math.min(n - 1, Math.max(0, c.j + s[1])));
+  const cursor = hovered !== null && hovered.row < n && hovered.col < n ? hovered : null;
+  const pick = (c: Cell | null) => {
+    setCursor(c);
+    if (c !== null) onRow(c.row);
   };
   const showLabels = cell >= 9;
   const font = `${Math.min(12, cell - 1)}px`;
@@ -67,7 +42,7 @@ export function AttentionHeatmap({ weights, labels, row, onRow }: Props) {
       <p class="attn-readout num" aria-live="polite" data-testid="pattern-readout">
         {cursor === null
           ? 'Hover a cell (or focus the map and use the arrow keys).'
-          : `query ${cursor.i} “${labels[cursor.i]}” → key ${cursor.j} “${labels[cursor.j]}”: weight ${fmt(weights[cursor.i][cursor.j], 6)}`}
+          : `query ${cursor.row} “${labels[cursor.row]}” → key ${cursor.col} “${labels[cursor.col]}”: weight ${fmt(weights[cursor.row][cursor.col], 6)}`}
       </p>
       <div class="attn-grid" style={{ gridTemplateColumns: `auto ${n * cell}px`, gridTemplateRows: `auto ${n * cell}px` }}>
         <span />
@@ -77,15 +52,18 @@ export function AttentionHeatmap({ weights, labels, row, onRow }: Props) {
         <div class="attn-rows" aria-hidden="true" style={{ gridTemplateRows: `repeat(${n}, ${cell}px)`, fontSize: font }}>
           {showLabels && labels.map((l, i) => <span key={i} class={row === i ? 'is-row' : ''}>{i} {l}</span>)}
         </div>
-        <canvas
-          ref={canvas}
+        <MatrixCanvas
+          rows={n}
+          cols={n}
+          values={values}
+          colour={rgb}
+          width={n * cell}
+          height={n * cell}
+          cursor={cursor}
+          onCursor={pick}
+          keyStart={{ row: row ?? 0, col: 0 }}
           class="attn-canvas"
-          style={{ width: `${n * cell}px`, height: `${n * cell}px` }}
-          tabIndex={0}
-          role="img"
-          aria-label={`attention weights, ${n} queries by ${n} keys, white 0 to dark blue 1`}
-          onMouseMove={at}
-          onKeyDown={onKey}
+          label={`attention weights, ${n} queries by ${n} keys, white 0 to dark blue 1`}
         />
       </div>
       <figcaption class="attn-legend">

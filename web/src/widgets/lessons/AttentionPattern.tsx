@@ -1,16 +1,17 @@
 // The real attention pattern of the loaded model: a prompt, a block and a head;
-// the worker rebuilds that block's attention from its input snapshot and
-// weights with core ops and returns the head's (n, n) softmax weights, their
-// row sums, and how far the rebuilt layer is from the model's own output.
+// the worker runs that block's own attention code (the function the forward
+// pass runs) and returns the head's (n, n) softmax weights and their row sums.
 import { useEffect, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { weights as weightsState } from '../../app/inspectorState';
-import { withCode } from '../../app/tensorNames';
-import type { AttentionPatternResult } from '../../lessons/attentionProtocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { AttentionPatternResult } from '../../protocol/lessons/attention';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import { AttentionHeatmap } from './AttentionHeatmap';
 import './Attention.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'attention-pattern': AttentionPattern };
 
 const DEFAULT_TEXT = 'In the beginning God created the heaven';
 
@@ -33,9 +34,9 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
 
   // empty or non-numeric fields go to the worker as NaN: it refuses them with a message
   const input = { text, block: block.trim() === '' ? NaN : Number(block), head: head.trim() === '' ? NaN : Number(head) };
-  const { result: r, error } = useLessonOp('attention-pattern', { op: 'attentionPattern', input }, [text, block, head], { keepLast: true });
+  const answer = useLessonOp('attentionPattern', input, [text, block, head], { keepLast: true });
+  const r = answer.result;
 
-  const w = weightsState.value;
   const n = r?.labels.length ?? 0;
   const shownRow = r === null ? null : Math.min(row ?? n - 1, n - 1);
   // bar lengths relative to the row's largest weight (display scaling only)
@@ -59,62 +60,51 @@ export function AttentionPattern({ args }: { args: Record<string, string> }) {
           </button>
         ))}
       </div>
-      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
-      {error !== null && (
-        <p class="lesson-error" role="alert" data-testid="pattern-error">
-          {error}
-        </p>
-      )}
-      {r === null && error === null && <p>Running the model and rebuilding its attention…</p>}
-      {r !== null && (
-        <div class={error !== null ? 'attn-stale' : ''}>
-          <p class="widget-lead">
-            Block {block}, head {head}: it reads columns {r.columns[0]}…{r.columns[1]} of q, k and v. Row i is the query at position i, column j the key
-            it looks at; each cell is a softmax weight.
-          </p>
-          <div class="attn-layout">
-            <AttentionHeatmap weights={r.weights} labels={r.labels} row={shownRow} onRow={setRow} />
-            {shownRow !== null && (
-              <div class="attn-row" data-testid="pattern-row" tabIndex={0} role="group" aria-label={`Query ${shownRow}: its weight on each key`}>
-                <p class="attn-row-title">
-                  Query {shownRow} <span class="num">“{r.labels[shownRow]}”</span> spreads its weight over keys 0…{shownRow} (row sum{' '}
-                  <span class="num" data-testid="pattern-row-sum">{fmt(r.rowSums[shownRow], 7)}</span>; bars scaled to the row's largest weight):
-                </p>
-                <ul class="attn-bars">
-                  {r.weights[shownRow].slice(0, shownRow + 1).map((v, j) => (
-                    <li key={j}>
-                      <span class="num attn-key">
-                        {j} {r.labels[j]}
-                      </span>
-                      <span class="attn-bar" style={{ width: `${Math.max(0.5, (v / rowMax) * 100)}%` }} />
-                      <span class="num" data-testid={`pattern-w-${shownRow}-${j}`} data-value={String(v)}>
-                        {fmt(v, 4)}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
+      <WidgetShell answer={answer} errorTestId="pattern-error" pendingText="Running the model…" keepLast>
+        {(r) => (
+          <>
+            <p class="widget-lead">
+              Block {block}, head {head}: it reads columns {r.columns[0]}…{r.columns[1]} of q, k and v. Row i is the query at position i, column j the key
+              it looks at; each cell is a softmax weight, computed by the model's own attention code.
+            </p>
+            <div class="attn-layout">
+              <AttentionHeatmap weights={r.weights} labels={r.labels} row={shownRow} onRow={setRow} />
+              {shownRow !== null && (
+                <div class="attn-row" data-testid="pattern-row" tabIndex={0} role="group" aria-label={`Query ${shownRow}: its weight on each key`}>
+                  <p class="attn-row-title">
+                    Query {shownRow} <span class="num">“{r.labels[shownRow]}”</span> spreads its weight over keys 0…{shownRow} (row sum{' '}
+                    <span class="num" data-testid="pattern-row-sum">{fmt(r.rowSums[shownRow], 7)}</span>; bars scaled to the row's largest weight):
+                  </p>
+                  <ul class="attn-bars">
+                    {r.weights[shownRow].slice(0, shownRow + 1).map((v, j) => (
+                      <li key={j}>
+                        <span class="num attn-key">
+                          {j} {r.labels[j]}
+                        </span>
+                        <span class="attn-bar" style={{ width: `${Math.max(0.5, (v / rowMax) * 100)}%` }} />
+                        <span class="num" data-testid={`pattern-w-${shownRow}-${j}`} data-value={String(v)}>
+                          {fmt(v, 4)}
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )}
+            </div>
+            <dl class="attn-facts">
+              <div>
+                <dt>largest weight above the diagonal</dt>
+                <dd class="num" data-testid="pattern-above">{fmt(r.maxAbove)}</dd>
               </div>
-            )}
-          </div>
-          <dl class="attn-facts">
-            <div>
-              <dt>largest weight above the diagonal</dt>
-              <dd class="num" data-testid="pattern-above">{fmt(r.maxAbove)}</dd>
-            </div>
-            <div>
-              <dt>largest |row sum − 1|</dt>
-              <dd class="num" data-testid="pattern-rowsum-dev">{fmt(r.rowSumDev, 3)}</dd>
-            </div>
-            <div>
-              <dt>rebuilt layer vs the model's own {withCode(`blocks.${block}.attn`)}: largest |difference|</dt>
-              <dd class="num" data-testid="pattern-diff">
-                {fmt(r.maxDiff, 3)} <span class="attn-muted">(largest |value| {fmt(r.maxAbs, 3)})</span>
-              </dd>
-            </div>
-          </dl>
-          {shownRow !== null && <ToNotice testId="pattern-notice">{notice(r, shownRow)}</ToNotice>}
-        </div>
-      )}
+              <div>
+                <dt>largest |row sum − 1|</dt>
+                <dd class="num" data-testid="pattern-rowsum-dev">{fmt(r.rowSumDev, 3)}</dd>
+              </div>
+            </dl>
+            {shownRow !== null && <ToNotice testId="pattern-notice">{notice(r, shownRow)}</ToNotice>}
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

@@ -4,11 +4,15 @@
 // offsets from the same query.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { RopeOffsetResult, RopeOffsetRow } from '../../lessons/attentionProtocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { RopeOffsetResult, RopeOffsetRow } from '../../protocol/lessons/attention';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { extremes } from '../inspector/inspectorNotices';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import './Attention.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'rope-offset': AttentionRopeOffset };
 
 const field = (s: string) => (s.trim() === '' ? NaN : Number(s));
 
@@ -43,9 +47,7 @@ export function AttentionRopeOffset() {
   const [query, setQuery] = useState('5');
   const [key, setKey] = useState('2');
   // the RoPE base comes from the loaded model's configuration
-  const { result: r, error } = useLessonOp('rope-offset', { op: 'ropeOffset', input: { query: field(query), key: field(key) } }, [query, key], { keepLast: true });
-
-  const chosen = r?.shifted[0];
+  const answer = useLessonOp('ropeOffset', { query: field(query), key: field(key) }, [query, key], { keepLast: true });
   return (
     <div class="lesson-widget" data-testid="widget-rope-offset">
       <div class="widget-row">
@@ -56,32 +58,34 @@ export function AttentionRopeOffset() {
           key position <input data-testid="rope-key" size={4} value={key} onInput={(e) => setKey(e.currentTarget.value)} />
         </label>
       </div>
-      {error !== null && (
-        <p class="lesson-error" role="alert" data-testid="rope-error">
-          {error}
-        </p>
-      )}
-      {r !== null && chosen !== undefined && (
-        <div class={error !== null ? 'attn-stale' : ''}>
-          <p class="widget-lead">
-            q and k: two fixed random vectors of {r.headDim} numbers (float64). Unrotated, q·k ={' '}
-            <span class="num" data-testid="rope-plain">{fmt(r.plain, 12)}</span>. Rotated to positions {chosen.query} and {chosen.key} (base{' '}
-            {r.base}): <span class="num" data-testid="rope-dot" data-value={String(chosen.dot)}>{fmt(chosen.dot, 12)}</span>.
-          </p>
-          <div class="attn-tables">
-            <div>
-              <p class="widget-note">The same offset, moved along the text:</p>
-              <Rows rows={r.shifted} testId="rope-shift" mark={(x) => x === chosen} />
-            </div>
-            <div>
-              <p class="widget-note">The same query, other offsets:</p>
-              <Rows rows={r.offsets} testId="rope-offsets" mark={(x) => x.query - x.key === chosen.query - chosen.key} />
-            </div>
-          </div>
-          <ToNotice testId="rope-notice">{notice(r)}</ToNotice>
-        </div>
-      )}
+      <WidgetShell answer={answer} errorTestId="rope-error" keepLast>
+        {(r) => <RopeTables r={r} />}
+      </WidgetShell>
     </div>
+  );
+}
+
+function RopeTables({ r }: { r: RopeOffsetResult }) {
+  const chosen = r.shifted[0]; // the chosen pair comes first
+  return (
+    <>
+      <p class="widget-lead">
+        q and k: two fixed random vectors of {r.headDim} numbers (float64). Unrotated, q·k ={' '}
+        <span class="num" data-testid="rope-plain">{fmt(r.plain, 12)}</span>. Rotated to positions {chosen.query} and {chosen.key} (base{' '}
+        {r.base}): <span class="num" data-testid="rope-dot" data-value={String(chosen.dot)}>{fmt(chosen.dot, 12)}</span>.
+      </p>
+      <div class="attn-tables">
+        <div>
+          <p class="widget-note">The same offset, moved along the text:</p>
+          <Rows rows={r.shifted} testId="rope-shift" mark={(x) => x === chosen} />
+        </div>
+        <div>
+          <p class="widget-note">The same query, other offsets:</p>
+          <Rows rows={r.offsets} testId="rope-offsets" mark={(x) => x.query - x.key === chosen.query - chosen.key} />
+        </div>
+      </div>
+      <ToNotice testId="rope-notice">{notice(r)}</ToNotice>
+    </>
   );
 }
 

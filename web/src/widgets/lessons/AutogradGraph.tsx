@@ -1,14 +1,18 @@
 // A small expression of a and b, recorded by the core as it runs, then
 // differentiated: every node of the graph with its value and the gradient of y
-// that flowed back into it. Computed in the worker (the 'graph' lesson op).
-import { useEffect, useState } from 'preact/hooks';
+// that flowed back into it. Computed in the worker (the 'autogradGraph' request).
+import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { GraphNodeView } from '../../app/protocol';
-import { ask } from '../../lessons/lessonCore';
-import { GRAPH_EXPRESSIONS, type GraphExpression, type GraphResult } from '../../lessons/protocol';
+import type { GraphNodeView } from '../../protocol/base';
+import { GRAPH_EXPRESSIONS, type GraphExpression } from '../../protocol/lessons/autograd';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { GraphChain } from '../lab/GraphChain';
 import { parseList } from './BroadcastExplorer';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'autograd-graph': AutogradGraph };
 
 const OP_TEXT: Record<string, string> = {
   mul: 'multiply',
@@ -25,22 +29,16 @@ export function AutogradGraph() {
   const [expression, setExpression] = useState<GraphExpression>('mul-add');
   const [aText, setAText] = useState('1, 2, 3');
   const [bText, setBText] = useState('4, 5, 6');
-  const [result, setResult] = useState<GraphResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const a = parseList(aText, false);
   const b = parseList(bText, false);
   const inputProblem =
     a === null || b === null ? 'Type numbers separated by commas.' : a.length !== b.length ? `a has ${a.length} values and b has ${b.length}: give them the same length.` : null;
 
-  useEffect(() => {
-    if (inputProblem !== null || a === null || b === null) return;
-    void ask('autograd-graph', { op: 'graph', input: { expression, a, b } }).then((o) => {
-      if (o.status === 'ok') {
-        setResult(o.value.result);
-        setError(null);
-      } else if (o.status === 'error') setError(o.error.message);
-    });
-  }, [expression, aText, bText]);
+  const answer = useLessonOp('autogradGraph', { expression, a: a ?? [], b: b ?? [] }, [expression, aText, bText], {
+    needsModel: false,
+    keepLast: true,
+    skip: inputProblem !== null,
+  });
 
   return (
     <div class="lesson-widget" data-testid="widget-autograd-graph">
@@ -62,21 +60,18 @@ export function AutogradGraph() {
           b <input data-testid="graph-b" value={bText} size={14} onInput={(e) => setBText(e.currentTarget.value)} />
         </label>
       </div>
-      {(inputProblem ?? error) !== null && (
-        <p class="lesson-error" role="alert">
-          {inputProblem ?? error}
-        </p>
-      )}
-      {result !== null && (
-        <>
-          <p class="widget-note">
-            y = <span class="num" data-testid="graph-y">{fmt(result.y)}</span>. The core recorded {result.nodes.filter((n) => n.op !== 'leaf').length} op
-            nodes as the expression ran; after <code>y.backward()</code> each card shows ∂y/∂(that node). The leaves’ gradients are what a
-            training step would use.
-          </p>
-          <GraphChain graph={result.nodes} title={title} />
-        </>
-      )}
+      <WidgetShell answer={{ ...answer, error: inputProblem ?? answer.error }} keepLast dim={false}>
+        {(result) => (
+          <>
+            <p class="widget-note">
+              y = <span class="num" data-testid="graph-y">{fmt(result.y)}</span>. The core recorded {result.nodes.filter((n) => n.op !== 'leaf').length} op
+              nodes as the expression ran; after <code>y.backward()</code> each card shows ∂y/∂(that node). The leaves’ gradients are what a
+              training step would use.
+            </p>
+            <GraphChain graph={result.nodes} title={title} />
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

@@ -1,9 +1,11 @@
 // One pre-norm block as a diagram, with the residual stream's shape and the
 // parameter counts the core counted in the loaded model.
-import { useEffect } from 'preact/hooks';
-import { ensureWeights, weights } from '../../app/inspectorState';
+import { useWeights } from '../../viewmodels/model';
 import { ScrollBox } from '../../app/ScrollBox';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'block-diagram': BlockDiagram };
 
 /** The residual stream's line. */
 const STREAM = 58;
@@ -11,8 +13,7 @@ const STREAM = 58;
 const n = (v: number) => v.toLocaleString('en-US');
 
 export function BlockDiagram() {
-  useEffect(() => void ensureWeights(), []);
-  const w = weights.value;
+  const w = useWeights({ load: true });
   const info = w.status === 'ready' ? w.info : null;
   const normGroup = info?.parameterTable.find((g) => g.kind === 'norm');
   const d = info?.d ?? 128;

@@ -1,11 +1,13 @@
 // Two shapes, aligned from the right as numpy does; the core broadcasts zero
 // tensors of those shapes with its own add and reports the result's shape, or
-// the error it raises (the 'broadcast' lesson op). Nothing is computed here.
-import { useEffect, useState } from 'preact/hooks';
-import { ask } from '../../lessons/lessonCore';
-import type { BroadcastResult } from '../../lessons/protocol';
+// the error it raises (the 'broadcastShapes' request). Nothing is computed here.
+import { useState } from 'preact/hooks';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'broadcast-shapes': BroadcastExplorer };
 
 /** "4, 1, 3" -> [4, 1, 3]; "" -> [] when empty is allowed (a scalar's shape); null if unreadable. */
 export function parseList(text: string, allowEmpty: boolean): number[] | null {
@@ -58,23 +60,10 @@ function notice(a: number[], b: number[], result: number[] | null): string {
 export function BroadcastExplorer() {
   const [aText, setAText] = useState(PRESETS[0][0]);
   const [bText, setBText] = useState(PRESETS[0][1]);
-  const [result, setResult] = useState<BroadcastResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const a = parseList(aText, true);
   const b = parseList(bText, true);
 
-  useEffect(() => {
-    if (a === null || b === null) return;
-    void ask('broadcast', { op: 'broadcast', input: { a, b } }).then((o) => {
-      if (o.status === 'ok') {
-        setResult(o.value.result);
-        setError(null);
-      } else if (o.status === 'error') {
-        setResult(null);
-        setError(o.error.message);
-      }
-    });
-  }, [aText, bText]);
+  const { result, error } = useLessonOp('broadcastShapes', { a: a ?? [], b: b ?? [] }, [aText, bText], { needsModel: false, skip: a === null || b === null });
 
   const width = Math.max(a?.length ?? 0, b?.length ?? 0, result?.shape.length ?? 0);
   const padded = (s: number[]) => [...Array(width - s.length).fill(''), ...s];

@@ -3,11 +3,16 @@
 // the sum of ∂loss/∂embed over the positions where the byte occurs.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { EmbedGradResult } from '../../lessons/bytesProtocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { EmbedGradResult } from '../../protocol/lessons/bytes';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
+import { TextPresets } from './TextPresets';
+import { WidgetShell } from './WidgetShell';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'embedding-grad': EmbeddingGrad };
 
 /** Which rows are zero here and why, and a byte used twice, read from the table. */
 function notice(r: EmbedGradResult): string {
@@ -26,61 +31,48 @@ function notice(r: EmbedGradResult): string {
 
 export function EmbeddingGrad() {
   const [text, setText] = useState('banana');
-  const { result: r, error, pending } = useLessonOp('embed-grad', { op: 'embedGrad', input: { text } }, [text]);
+  const answer = useLessonOp('embedGrad', { text }, [text]);
   return (
     <div class="lesson-widget be-grad" data-testid="widget-embedding-grad">
-      <div class="widget-row">
-        <label>
-          Text <input class="wide" data-testid="grad-bytes-text" value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        </label>
-        {['banana', 'abc', 'aaaa'].map((t) => (
-          <button key={t} type="button" onClick={() => setText(t)}>
-            {t}
-          </button>
-        ))}
-      </div>
-      {error !== null && (
-        <p class="lesson-error" role="alert" data-testid="grad-bytes-error">
-          {error}
-        </p>
-      )}
-      {r === null && error === null && pending && <p class="widget-note">Running the model forward and backward…</p>}
-      {r !== null && error === null && (
-        <>
-          <p class="widget-lead" data-testid="grad-bytes-summary">
-            Loss {fmt(r.loss, 5)} nats over {r.n} bytes. Rows of the ({r.vocab}, 128) gradient that are exactly zero:{' '}
-            <span class="num" data-testid="grad-zero-rows">{r.zeroRows}</span> of {r.vocab}.
-          </p>
-          <table data-testid="grad-bytes-table">
-            <thead>
-              <tr>
-                <th>byte</th>
-                <th>value</th>
-                <th>at positions</th>
-                <th>‖∂loss/∂tok_emb[byte]‖</th>
-                <th>‖Σ ∂loss/∂embed[positions]‖</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.rows.map((row) => (
-                <tr key={row.byte} class={row.rowNorm === 0 ? 'be-zero' : ''}>
-                  <td class="glyph">{row.glyph}</td>
-                  <td class="num">{row.byte}</td>
-                  <td class="num">{row.positions.join(', ')}</td>
-                  <td class="num" data-testid={`grad-row-${row.byte}`}>
-                    {fmt(row.rowNorm, 6)}
-                  </td>
-                  <td class="num">{fmt(row.summedNorm, 6)}</td>
+      <TextPresets value={text} onText={setText} testId="grad-bytes-text" presets={['banana', 'abc', 'aaaa'].map((t) => [t, t] as const)} />
+      <WidgetShell answer={answer} errorTestId="grad-bytes-error" pendingText="Running the model forward and backward…">
+        {(r) => (
+          <>
+            <p class="widget-lead" data-testid="grad-bytes-summary">
+              Loss {fmt(r.loss, 5)} nats over {r.n} bytes. Rows of the ({r.vocab}, 128) gradient that are exactly zero:{' '}
+              <span class="num" data-testid="grad-zero-rows">{r.zeroRows}</span> of {r.vocab}.
+            </p>
+            <table data-testid="grad-bytes-table">
+              <thead>
+                <tr>
+                  <th>byte</th>
+                  <th>value</th>
+                  <th>at positions</th>
+                  <th>‖∂loss/∂tok_emb[byte]‖</th>
+                  <th>‖Σ ∂loss/∂embed[positions]‖</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <p class="widget-note">
-            The last column is the core's oneHot(bytes)ᵀ @ ∂loss/∂embed: each byte's row is the sum of its positions' gradients.
-          </p>
-          <ToNotice testId="grad-bytes-notice">{notice(r)}</ToNotice>
-        </>
-      )}
+              </thead>
+              <tbody>
+                {r.rows.map((row) => (
+                  <tr key={row.byte} class={row.rowNorm === 0 ? 'be-zero' : ''}>
+                    <td class="glyph">{row.glyph}</td>
+                    <td class="num">{row.byte}</td>
+                    <td class="num">{row.positions.join(', ')}</td>
+                    <td class="num" data-testid={`grad-row-${row.byte}`}>
+                      {fmt(row.rowNorm, 6)}
+                    </td>
+                    <td class="num">{fmt(row.summedNorm, 6)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p class="widget-note">
+              The last column is the core's oneHot(bytes)ᵀ @ ∂loss/∂embed: each byte's row is the sum of its positions' gradients.
+            </p>
+            <ToNotice testId="grad-bytes-notice">{notice(r)}</ToNotice>
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

@@ -3,11 +3,15 @@
 // nearly the same way as the first.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import type { BytePairResult } from '../../lessons/bytesProtocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { BytePairResult } from '../../protocol/lessons/bytes';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import './ByteEmbeddings.css';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'byte-similarity': ByteSimilarity };
 
 const PAIRS: [string, string][] = [
   ['a', 'A'],
@@ -28,7 +32,7 @@ function notice(r: BytePairResult): string {
 export function ByteSimilarity() {
   const [a, setA] = useState('a');
   const [b, setB] = useState('A');
-  const { result: r, error, pending } = useLessonOp('byte-pair', { op: 'bytePair', input: { a, b } }, [a, b]);
+  const answer = useLessonOp('bytePair', { a, b }, [a, b]);
   return (
     <div class="lesson-widget" data-testid="widget-byte-similarity">
       <div class="widget-row">
@@ -45,40 +49,36 @@ export function ByteSimilarity() {
         ))}
       </div>
       <p class="widget-note">One character that is a single byte (a, A, 7, a space…), or any byte written as 0xNN.</p>
-      {error !== null && (
-        <p class="lesson-error" role="alert" data-testid="pair-error">
-          {error}
-        </p>
-      )}
-      {r === null && error === null && pending && <p class="widget-note">Asking the core…</p>}
-      {r !== null && error === null && (
-        <>
-          <div class="be-pair">
-            <span>
-              cos(W[<strong>{r.a.glyph}</strong>], W[<strong>{r.b.glyph}</strong>]) ={' '}
-              <span class="be-cos" data-testid="pair-cos" data-value={String(r.b.cosine)}>
-                {fmt(r.b.cosine, 4)}
+      <WidgetShell answer={answer} errorTestId="pair-error" pendingText="Asking the core…">
+        {(r) => (
+          <>
+            <div class="be-pair">
+              <span>
+                cos(W[<strong>{r.a.glyph}</strong>], W[<strong>{r.b.glyph}</strong>]) ={' '}
+                <span class="be-cos" data-testid="pair-cos" data-value={String(r.b.cosine)}>
+                  {fmt(r.b.cosine, 4)}
+                </span>
               </span>
-            </span>
-            <span class="be-meter" role="img" aria-label={`cosine ${fmt(r.b.cosine, 3)} on a scale from −1 to 1`}>
-              <span style={r.b.cosine >= 0 ? { left: '50%', width: `${r.b.cosine * 50}%` } : { right: '50%', width: `${-r.b.cosine * 50}%` }} />
-            </span>
-            <span class="widget-note">
-              rows {r.a.byte} and {r.b.byte}; lengths ‖W[{r.a.glyph}]‖ = <span class="num">{fmt(r.normA, 4)}</span>, ‖W[{r.b.glyph}]‖ ={' '}
-              <span class="num">{fmt(r.normB, 4)}</span>
-            </span>
-          </div>
-          <p class="widget-lead">Rows closest in direction to W[{r.a.glyph}], out of the whole table (cosine, then the row's length):</p>
-          <ol class="be-near" data-testid="pair-nearest">
-            {r.nearest.map((n) => (
-              <li key={n.byte}>
-                {n.glyph} <span class="num">{fmt(n.cosine, 3)}</span> <span class="be-len num">‖{fmt(n.norm, 2)}‖</span>
-              </li>
-            ))}
-          </ol>
-          <ToNotice testId="pair-notice">{notice(r)}</ToNotice>
-        </>
-      )}
+              <span class="be-meter" role="img" aria-label={`cosine ${fmt(r.b.cosine, 3)} on a scale from −1 to 1`}>
+                <span style={r.b.cosine >= 0 ? { left: '50%', width: `${r.b.cosine * 50}%` } : { right: '50%', width: `${-r.b.cosine * 50}%` }} />
+              </span>
+              <span class="widget-note">
+                rows {r.a.byte} and {r.b.byte}; lengths ‖W[{r.a.glyph}]‖ = <span class="num">{fmt(r.normA, 4)}</span>, ‖W[{r.b.glyph}]‖ ={' '}
+                <span class="num">{fmt(r.normB, 4)}</span>
+              </span>
+            </div>
+            <p class="widget-lead">Rows closest in direction to W[{r.a.glyph}], out of the whole table (cosine, then the row's length):</p>
+            <ol class="be-near" data-testid="pair-nearest">
+              {r.nearest.map((n) => (
+                <li key={n.byte}>
+                  {n.glyph} <span class="num">{fmt(n.cosine, 3)}</span> <span class="be-len num">‖{fmt(n.norm, 2)}‖</span>
+                </li>
+              ))}
+            </ol>
+            <ToNotice testId="pair-notice">{notice(r)}</ToNotice>
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

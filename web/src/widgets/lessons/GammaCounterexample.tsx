@@ -1,13 +1,16 @@
 // A counterexample to "RMSNorm's output has a fixed norm / unit variance": the
 // same inputs with γ = ones and with a non-uniform γ, and a small input where ε
 // matters. Every figure is computed by the core.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { parseVector } from '../../app/labSettings';
-import { ask } from '../../lessons/lessonCore';
-import type { GammaRow } from '../../lessons/protocol';
+import { useLessonOp } from '../../viewmodels/lessonOp';
+import type { GammaRow } from '../../protocol/lessons/rmsnorm';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'gamma-counterexample': GammaCounterexample };
 
 const ROWS = [
   [3, 4, 0, 0],
@@ -31,16 +34,10 @@ function notice([r0, r1, r2]: GammaRow[]): string {
 export function GammaCounterexample() {
   const [gammaText, setGammaText] = useState('2, 0.5, 1, 1');
   const [gamma, setGamma] = useState([2, 0.5, 1, 1]);
-  const [rows, setRows] = useState<GammaRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    void ask('gamma', { op: 'gamma', input: { rows: ROWS, gamma, eps: 1e-6 } }).then((o) => {
-      if (o.status === 'ok') {
-        setRows(o.value.result);
-        setError(null);
-      } else if (o.status === 'error') setError(o.error.message);
-    });
-  }, [gamma]);
+  const [parseError, setParseError] = useState<string | null>(null);
+  const op = useLessonOp('gammaRows', { rows: ROWS, gamma, eps: 1e-6 }, [gamma], { needsModel: false, keepLast: true });
+  const rows = op.result;
+  const error = parseError ?? op.error;
   return (
     <div class="lesson-widget" data-testid="widget-gamma-counterexample">
       <label class="widget-row">
@@ -52,8 +49,8 @@ export function GammaCounterexample() {
             const t = e.currentTarget.value;
             setGammaText(t);
             const r = parseVector(t, 'gamma', 4);
+            setParseError(r.ok ? null : r.message);
             if (r.ok) setGamma(r.value);
-            else setError(r.message);
           }}
         />
       </label>

@@ -1,12 +1,16 @@
 // y = x + F(x) with F a small linear map s·A: the Jacobian I + s·A and its
 // singular values, against the branch alone (s·A); a depth slider multiplies L
 // such Jacobians. Singular values by core ops in the worker (matmul + power iteration).
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { ask } from '../../lessons/lessonCore';
-import type { PathResult } from '../../lessons/protocol';
+import { useLessonOp } from '../../viewmodels/lessonOp';
+import type { PathResult } from '../../protocol/lessons/rmsnorm';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'gradient-path': GradientPath };
 
 const MAPS: Record<string, { label: string; matrix: number[][] }> = {
   shear: { label: 'a shear-and-stretch', matrix: [[0.5, 1], [0, -0.3]] },
@@ -29,19 +33,8 @@ export function GradientPath() {
   const [map, setMap] = useState('shear');
   const [scale, setScale] = useState(0.5);
   const [depth, setDepth] = useState(8);
-  const [r, setR] = useState<PathResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    void ask('path', { op: 'path', input: { matrix: MAPS[map].matrix, scale, depth } }).then((o) => {
-      if (o.status === 'ok') {
-        setR(o.value.result);
-        setError(null);
-      } else if (o.status === 'error') setError(o.error.message);
-    });
-  }, [map, scale, depth]);
+  const answer = useLessonOp('gradientPath', { matrix: MAPS[map].matrix, scale, depth }, [map, scale, depth], { needsModel: false, keepLast: true });
   const m = MAPS[map].matrix;
-  const last = r ? r.residualDepth[r.residualDepth.length - 1] : null;
-  const lastB = r ? r.branchDepth[r.branchDepth.length - 1] : null;
   return (
     <div class="lesson-widget gradient-path" data-testid="widget-gradient-path">
       <div class="widget-row">
@@ -63,35 +56,38 @@ export function GradientPath() {
         depth L (layers of the same map): <output class="num" data-testid="path-depth">{depth}</output>
         <input type="range" min={1} max={48} step={1} value={depth} data-testid="path-depth-slider" onInput={(e) => setDepth(Number(e.currentTarget.value))} />
       </label>
-      {error !== null && <p class="lesson-error" role="alert">{error}</p>}
-      {r && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col"></th>
-              <th scope="col">singular values of one layer</th>
-              <th scope="col">product of L = {depth}: σmax</th>
-              <th scope="col">σmin</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <th scope="row">with the residual: I + s·A</th>
-              <td class="num" data-testid="sv-residual">{r.residual.map((v) => fmt(v, 5)).join(', ')}</td>
-              <td class="num" data-testid="depth-residual-max">{fmt(last![0], 5)}</td>
-              <td class="num" data-testid="depth-residual-min">{fmt(last![1], 5)}</td>
-            </tr>
-            <tr>
-              <th scope="row">branch alone: s·A</th>
-              <td class="num" data-testid="sv-branch">{r.branch.map((v) => fmt(v, 5)).join(', ')}</td>
-              <td class="num">{fmt(lastB![0], 5)}</td>
-              <td class="num">{fmt(lastB![1], 5)}</td>
-            </tr>
-          </tbody>
-        </table>
-      )}
-      {r && <DepthPlot r={r} />}
-      {r && <ToNotice testId="path-notice">{notice(r, depth)}</ToNotice>}
+      <WidgetShell answer={answer} keepLast dim={false}>
+        {(r) => (
+          <>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col"></th>
+                  <th scope="col">singular values of one layer</th>
+                  <th scope="col">product of L = {depth}: σmax</th>
+                  <th scope="col">σmin</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <th scope="row">with the residual: I + s·A</th>
+                  <td class="num" data-testid="sv-residual">{r.residual.map((v) => fmt(v, 5)).join(', ')}</td>
+                  <td class="num" data-testid="depth-residual-max">{fmt(r.residualDepth.at(-1)![0], 5)}</td>
+                  <td class="num" data-testid="depth-residual-min">{fmt(r.residualDepth.at(-1)![1], 5)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">branch alone: s·A</th>
+                  <td class="num" data-testid="sv-branch">{r.branch.map((v) => fmt(v, 5)).join(', ')}</td>
+                  <td class="num">{fmt(r.branchDepth.at(-1)![0], 5)}</td>
+                  <td class="num">{fmt(r.branchDepth.at(-1)![1], 5)}</td>
+                </tr>
+              </tbody>
+            </table>
+            <DepthPlot r={r} />
+            <ToNotice testId="path-notice">{notice(r, depth)}</ToNotice>
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

@@ -1,10 +1,12 @@
 // A guided tour of the inspector: each stop is an address (view and selection
 // in the URL) that opens the inspector on the tensors to compare.
-import { useEffect } from 'preact/hooks';
-import { ensureWeights, weights } from '../../app/inspectorState';
+import { useWeights } from '../../viewmodels/model';
 import { withCode } from '../../app/tensorNames';
-import { openAddress } from '../../lessons/route';
+import { openAddress } from '../../viewmodels/lessonPlace';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'inspector-tour': InspectorTour };
 
 /** d: the width of the stream, vocab: the number of byte values, from the loaded model (symbols until it is loaded). */
 const stops = (d: string, vocab: string) => [
@@ -32,8 +34,7 @@ const stops = (d: string, vocab: string) => [
 ];
 
 export function InspectorTour() {
-  useEffect(() => void ensureWeights(), []);
-  const w = weights.value;
+  const w = useWeights({ load: true });
   const STOPS = w.status === 'ready' ? stops(String(w.info.d), String(w.info.vocab)) : stops('d', 'V');
   return (
     <ol class="lesson-widget tour" data-testid="widget-inspector-tour">

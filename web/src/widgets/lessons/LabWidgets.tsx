@@ -5,12 +5,14 @@
 // there), are computed on the widget's own channel, and never reach the lab's
 // settings or the address, except through "Open these settings in the RMSNorm
 // lab", which hands them over because the learner asked for that.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { fmtScale } from '../../app/format';
 import { C_LOG10, DEFAULT_LAB, parseLabArgs, presetVector, withX, type LabSettings } from '../../app/labSettings';
-import type { ErrorData, LabResult } from '../../app/protocol';
-import { labChannels, openInLab, restartListeners } from '../../app/state';
-import { lessonRoute } from '../../lessons/route';
+import type { ComponentChildren } from 'preact';
+import type { LabResult } from '../../protocol/lab';
+import { useSeed } from '../../viewmodels/lab';
+import { openInLab, useLabResult, type WidgetResult } from '../../viewmodels/lessonLab';
+import { useWidgetPlace } from '../../viewmodels/lessonPlace';
 import { EpsilonControl } from '../lab/EpsilonControl';
 import { LogSlider } from '../lab/LogSlider';
 import { NormComparison } from '../lab/NormComparison';
@@ -19,50 +21,25 @@ import { RmsNormReadout } from '../lab/RmsNormReadout';
 import { ScaleInvariancePlot } from '../lab/ScaleInvariancePlot';
 import { SeedExample } from '../lab/SeedExample';
 import { VectorEditor } from '../lab/VectorEditor';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = {
+  'rmsnorm-graph': RmsNormGraphWidget,
+  'norm-compare': NormCompareWidget,
+  'epsilon-lab': EpsilonLabWidget,
+  'seed-example': SeedExampleWidget,
+};
 
 type Args = { args: Record<string, string> };
 
 /** What the learner did in each widget, by "lesson/step/widget", for this page's session. */
 const memory = new Map<string, LabSettings>();
 
-interface WidgetResult {
-  /** The settings `result` was computed from. */
-  settings: LabSettings | null;
-  result: LabResult | null;
-  error: ErrorData | null;
-}
-
-/** Asks the core on the widget's own channel whenever its settings change (and after a worker restart). */
-function useLabResult(channel: string, settings: LabSettings): WidgetResult {
-  const [answer, setAnswer] = useState<WidgetResult & { channel: string }>({ channel, settings: null, result: null, error: null });
-  const [restarts, setRestarts] = useState(0);
-  useEffect(() => {
-    const listener = () => setRestarts((n) => n + 1);
-    restartListeners.push(listener);
-    return () => {
-      restartListeners.splice(restartListeners.indexOf(listener), 1);
-    };
-  }, []);
-  useEffect(() => {
-    let live = true;
-    void labChannels.ask(channel, settings).then((o) => {
-      if (!live || o.status === 'stale') return;
-      if (o.status === 'ok') setAnswer({ channel, settings, result: o.value, error: null });
-      else setAnswer((a) => ({ channel, settings, result: a.channel === channel ? a.result : null, error: o.error }));
-    });
-    return () => {
-      live = false;
-    };
-  }, [channel, settings, restarts]);
-  // A result from another step's widget (the same component reused) is not this one's.
-  return answer.channel === channel ? answer : { settings: null, result: null, error: null };
-}
-
 /** The widget's own settings (remembered per lesson, step and widget) and its result. */
 function useWidgetLab(widget: string, args: Record<string, string>) {
-  const route = lessonRoute.value;
-  const key = `${route.slug ?? ''}/${route.step + 1}/${widget}`;
+  const key = useWidgetPlace(widget);
   const argsKey = JSON.stringify(args);
   const parsed = useMemo(() => parseLabArgs(args), [argsKey]);
   const defaults = parsed.ok ? parsed.value : DEFAULT_LAB;
@@ -89,8 +66,15 @@ function ArgsError({ widget, message }: { widget: string; message: string }) {
   );
 }
 
-function CoreError({ error }: { error: ErrorData | null }) {
-  return error === null ? null : <p class="lesson-error">The core refused these settings: {error.message}</p>;
+/** The widget's result and the settings it was computed from, or the core's refusal, through the shell. */
+function LabAnswer({ answer, children }: { answer: WidgetResult; children: (result: LabResult, settings: LabSettings) => ComponentChildren }) {
+  const both = answer.result !== null && answer.settings !== null ? { result: answer.result, settings: answer.settings } : null;
+  const error = answer.error === null ? null : `The core refused these settings: ${answer.error.message}`;
+  return (
+    <WidgetShell answer={{ result: both, error }} pendingText="Computing…" keepLast dim={false}>
+      {(b) => children(b.result, b.settings)}
+    </WidgetShell>
+  );
 }
 
 function OpenLab({ settings }: { settings: LabSettings }) {
@@ -109,8 +93,7 @@ export function RmsNormGraphWidget({ args }: Args) {
     <div class="lesson-widget" data-testid="widget-rmsnorm-graph">
       {argsError !== null && <ArgsError widget="rmsnorm-graph" message={argsError} />}
       <VectorEditor x={settings.x} onX={(x) => update((s) => withX(s, x))} idPrefix="lesson-graph" />
-      <CoreError error={answer.error} />
-      {answer.result ? <RmsNormGraph result={answer.result} onGrad={(grad) => set({ grad })} /> : <p>Computing…</p>}
+      <LabAnswer answer={answer}>{(result) => <RmsNormGraph result={result} onGrad={(grad) => set({ grad })} />}</LabAnswer>
     </div>
   );
 }
@@ -141,8 +124,7 @@ export function NormCompareWidget({ args }: Args) {
           x = {vectorText(s.x)}, ε = {fmtScale(s.eps)}
         </span>
       </div>
-      <CoreError error={answer.error} />
-      {answer.result && answer.settings ? <NormComparison result={answer.result} eps={answer.settings.eps} /> : <p>Computing…</p>}
+      <LabAnswer answer={answer}>{(result, computed) => <NormComparison result={result} eps={computed.eps} />}</LabAnswer>
       <OpenLab settings={s} />
     </div>
   );
@@ -166,8 +148,7 @@ export function EpsilonLabWidget({ args }: Args) {
           <OpenLab settings={s} />
         </div>
         <div>
-          <CoreError error={answer.error} />
-          {answer.result && answer.settings ? <RmsNormReadout result={answer.result} c={answer.settings.c} /> : <p>Computing…</p>}
+          <LabAnswer answer={answer}>{(result, computed) => <RmsNormReadout result={result} c={computed.c} />}</LabAnswer>
         </div>
       </div>
       {answer.result && answer.settings && <ScaleInvariancePlot result={answer.result} c={answer.settings.c} />}
@@ -176,9 +157,10 @@ export function EpsilonLabWidget({ args }: Args) {
 }
 
 export function SeedExampleWidget() {
+  const seed = useSeed();
   return (
     <div class="lesson-widget" data-testid="widget-seed-example">
-      <SeedExample />
+      <SeedExample rows={seed.rows} error={seed.error} />
     </div>
   );
 }

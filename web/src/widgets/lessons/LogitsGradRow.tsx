@@ -2,7 +2,7 @@
 // model gave some probability pushes up (positive), the byte that really came
 // next pulls down (negative). The values are the model's own backward pass.
 import { fmt } from '../../app/format';
-import type { NextByteLossResult } from '../../lessons/lossProtocol';
+import type { NextByteLossResult } from '../../protocol/lessons/loss';
 import { ToNotice } from '../ToNotice';
 import './LossWidget.css';
 

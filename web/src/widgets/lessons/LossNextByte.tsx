@@ -4,13 +4,16 @@
 // computed in the worker (the 'nextByteLoss' lesson op), in float64.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { weights } from '../../app/inspectorState';
-import { useLessonOp } from '../../lessons/useLessonOp';
-import type { NextByteLossResult } from '../../lessons/lossProtocol';
+import { useLessonOp } from '../../viewmodels/lessonOp';
+import type { NextByteLossResult } from '../../protocol/lessons/loss';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import { LogitsGradRow } from './LogitsGradRow';
 import { LossStrip } from './LossStrip';
 import './LossWidget.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'next-byte-loss': NextByteLoss };
 
 const PRESETS: [string, string][] = [
   ['a verse', 'In the beginning God created the heaven and the earth.'],
@@ -46,13 +49,13 @@ export function NextByteLoss() {
   const [positionText, setPositionText] = useState('');
   const position = readPosition(positionText);
   // on bad input the last result stays, dimmed, beside the message
-  const { result: r, error } = useLessonOp('next-byte-loss', { op: 'nextByteLoss', input: { text, position } }, [text, positionText], { keepLast: true });
+  const answer = useLessonOp('nextByteLoss', { text, position }, [text, positionText], { keepLast: true });
+  const r = answer.result;
 
   const choose = (s: string) => {
     setText(s);
     setPositionText(''); // a new text opens its last prediction
   };
-  const w = weights.value;
   return (
     <div class="lesson-widget next-byte-loss" data-testid="widget-next-byte-loss">
       <div class="widget-row">
@@ -72,84 +75,79 @@ export function NextByteLoss() {
           <input data-testid="loss-position" size={4} value={positionText} placeholder="last" onInput={(e) => setPositionText(e.currentTarget.value)} />
         </label>
       </div>
-      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
-      {error !== null && (
-        <p class="lesson-error" role="alert" data-testid="loss-error">
-          {error}
-        </p>
-      )}
-      {r === null && error === null && <p>Running the model forward and backward…</p>}
-      {r !== null && (
-        <div class={error !== null ? 'loss-stale' : ''}>
-          <dl class="loss-figures">
-            <div>
-              <dt>loss (mean of {r.surprise.length} predictions)</dt>
-              <dd data-testid="loss-mean" data-value={String(r.loss)}>{fmt(r.loss, 5)} nats</dd>
-            </div>
-            <div>
-              <dt>the model's own loss</dt>
-              <dd data-testid="loss-model">{fmt(r.modelLoss, 5)} nats</dd>
-            </div>
-            <div>
-              <dt>bits per byte (loss / ln 2)</dt>
-              <dd data-testid="loss-bits">{fmt(r.bitsPerByte, 4)}</dd>
-            </div>
-            <div>
-              <dt>perplexity e^loss</dt>
-              <dd data-testid="loss-ppl">{fmt(r.perplexity, 4)}</dd>
-            </div>
-            <div>
-              <dt>knowing nothing: ln 256</dt>
-              <dd data-testid="loss-uniform">{fmt(r.uniform, 5)} nats</dd>
-            </div>
-          </dl>
-          <p class="widget-note">−log p of each byte given the bytes before it (click a column to open that prediction; dashed line: ln 256):</p>
-          <LossStrip r={r} onPick={(t) => setPositionText(String(t))} />
-          <ToNotice testId="loss-strip-notice">{stripNotice(r)}</ToNotice>
-          <div class="widget-columns">
-            <div>
-              <p class="widget-lead" data-testid="loss-context">
-                Position {r.position}, after “{r.bytes.slice(Math.max(0, r.position - 11), r.position + 1).map((b) => b.label).join('')}”: the model's top 5 guesses
-                for the next byte.
-              </p>
-              <table class="loss-guesses" data-testid="loss-guesses">
-                <thead>
-                  <tr>
-                    <th>next byte</th>
-                    <th>p</th>
-                    <th>−log p</th>
-                    <th>∂loss/∂logit</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {r.top.map((g) => (
-                    <tr key={g.byte} class={g.byte === r.target.byte ? 'loss-actual' : ''}>
-                      <th class="num">{g.label}</th>
-                      <td class="num">{fmt(g.prob, 4)}</td>
-                      <td class="num">{g.byte === r.target.byte ? fmt(r.surprise[r.position], 4) : ''}</td>
-                      <td class="num">{fmt(g.grad, 3)}</td>
+      <WidgetShell answer={answer} errorTestId="loss-error" pendingText="Running the model forward and backward…" keepLast>
+        {(r) => (
+          <>
+            <dl class="loss-figures">
+              <div>
+                <dt>loss (mean of {r.surprise.length} predictions)</dt>
+                <dd data-testid="loss-mean" data-value={String(r.loss)}>{fmt(r.loss, 5)} nats</dd>
+              </div>
+              <div>
+                <dt>the model's own loss</dt>
+                <dd data-testid="loss-model">{fmt(r.modelLoss, 5)} nats</dd>
+              </div>
+              <div>
+                <dt>bits per byte (loss / ln 2)</dt>
+                <dd data-testid="loss-bits">{fmt(r.bitsPerByte, 4)}</dd>
+              </div>
+              <div>
+                <dt>perplexity e^loss</dt>
+                <dd data-testid="loss-ppl">{fmt(r.perplexity, 4)}</dd>
+              </div>
+              <div>
+                <dt>knowing nothing: ln 256</dt>
+                <dd data-testid="loss-uniform">{fmt(r.uniform, 5)} nats</dd>
+              </div>
+            </dl>
+            <p class="widget-note">−log p of each byte given the bytes before it (click a column to open that prediction; dashed line: ln 256):</p>
+            <LossStrip r={r} onPick={(t) => setPositionText(String(t))} />
+            <ToNotice testId="loss-strip-notice">{stripNotice(r)}</ToNotice>
+            <div class="widget-columns">
+              <div>
+                <p class="widget-lead" data-testid="loss-context">
+                  Position {r.position}, after “{r.bytes.slice(Math.max(0, r.position - 11), r.position + 1).map((b) => b.label).join('')}”: the model's top 5 guesses
+                  for the next byte.
+                </p>
+                <table class="loss-guesses" data-testid="loss-guesses">
+                  <thead>
+                    <tr>
+                      <th>next byte</th>
+                      <th>p</th>
+                      <th>−log p</th>
+                      <th>∂loss/∂logit</th>
                     </tr>
-                  ))}
-                  {!r.top.some((g) => g.byte === r.target.byte) && (
-                    <tr class="loss-actual">
-                      <th class="num">{r.target.label}</th>
-                      <td class="num">{fmt(r.target.prob, 4)}</td>
-                      <td class="num">{fmt(r.surprise[r.position], 4)}</td>
-                      <td class="num">{fmt(r.target.grad, 3)}</td>
-                    </tr>
-                  )}
-                </tbody>
-              </table>
-              <ToNotice testId="loss-actual">
-                what really came next is “{r.target.label}”, p = {fmt(r.target.prob, 4)}, −log p = {fmt(r.surprise[r.position], 4)} nats
-                (highlighted):{' '}
-                {rank(r) === null ? `not among the model's top ${r.top.length} guesses.` : `the model's guess number ${rank(r)}.`}
-              </ToNotice>
+                  </thead>
+                  <tbody>
+                    {r.top.map((g) => (
+                      <tr key={g.byte} class={g.byte === r.target.byte ? 'loss-actual' : ''}>
+                        <th class="num">{g.label}</th>
+                        <td class="num">{fmt(g.prob, 4)}</td>
+                        <td class="num">{g.byte === r.target.byte ? fmt(r.surprise[r.position], 4) : ''}</td>
+                        <td class="num">{fmt(g.grad, 3)}</td>
+                      </tr>
+                    ))}
+                    {!r.top.some((g) => g.byte === r.target.byte) && (
+                      <tr class="loss-actual">
+                        <th class="num">{r.target.label}</th>
+                        <td class="num">{fmt(r.target.prob, 4)}</td>
+                        <td class="num">{fmt(r.surprise[r.position], 4)}</td>
+                        <td class="num">{fmt(r.target.grad, 3)}</td>
+                      </tr>
+                    )}
+                  </tbody>
+                </table>
+                <ToNotice testId="loss-actual">
+                  what really came next is “{r.target.label}”, p = {fmt(r.target.prob, 4)}, −log p = {fmt(r.surprise[r.position], 4)} nats
+                  (highlighted):{' '}
+                  {rank(r) === null ? `not among the model's top ${r.top.length} guesses.` : `the model's guess number ${rank(r)}.`}
+                </ToNotice>
+              </div>
+              <LogitsGradRow r={r} />
             </div>
-            <LogitsGradRow r={r} />
-          </div>
-        </div>
-      )}
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

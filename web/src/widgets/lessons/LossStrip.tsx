@@ -2,7 +2,7 @@
 // before it (the worker's numbers), the dashed line the loss of knowing nothing.
 // Clicking a column opens the prediction that produced it.
 import { fmt } from '../../app/format';
-import type { NextByteLossResult } from '../../lessons/lossProtocol';
+import type { NextByteLossResult } from '../../protocol/lessons/loss';
 import './LossWidget.css';
 
 export function LossStrip({ r, onPick }: { r: NextByteLossResult; onPick: (position: number) => void }) {

@@ -3,12 +3,15 @@
 // the next-byte loss in the worker.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { weights } from '../../app/inspectorState';
 import { tensorName } from '../../app/tensorNames';
-import type { ModelGradsResult } from '../../lessons/protocol';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import type { ModelGradsResult } from '../../protocol/lessons/rmsnorm';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'model-grad-norms': ModelGradNorms };
 
 /** "after attention + of block 0", "embedding", "final RMSNorm". */
 function label(name: string): string {
@@ -32,39 +35,38 @@ function notice(r: ModelGradsResult): string {
 
 export function ModelGradNorms() {
   const [text, setText] = useState('In the beginning God created the heaven and the earth.');
-  const { result: r, error } = useLessonOp('model-grads', { op: 'modelGrads', input: { text } }, [text], { keepLast: true });
+  const answer = useLessonOp('modelGrads', { text }, [text], { keepLast: true });
+  const r = answer.result;
   const max = r ? Math.max(...r.norms) : 1;
-  const w = weights.value;
   return (
     <div class="lesson-widget" data-testid="widget-model-grad-norms">
       <label class="widget-row">
         Text:{' '}
         <input class="wide" data-testid="grad-text" value={text} maxLength={128} onInput={(e) => setText(e.currentTarget.value)} />
       </label>
-      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
-      {error !== null && <p class="lesson-error" role="alert">{error}</p>}
-      {r === null && error === null && <p>Running the model forward and backward…</p>}
-      {r && (
-        <>
-          <p class="widget-lead">
-            Loss <span class="num" data-testid="grad-loss">{fmt(r.loss ?? NaN, 5)}</span> nats over {r.n} bytes. ‖∂loss/∂tensor‖ along the residual
-            stream, input end first, then at the final RMSNorm:
-          </p>
-          <ul class="bars" data-testid="grad-bars">
-            {r.names.map((name, i) => (
-              <li key={name} data-name={name}>
-                <span class="bar-name" title={name}>
-                  {label(name)}
-                  {!tensorName(name).stream && ' (not part of the stream)'}
-                </span>
-                <span class="bar" style={{ width: `${Math.max(1, (r.norms[i] / max) * 100)}%` }} />
-                <span class="num" data-value={String(r.norms[i])}>{fmt(r.norms[i], 4)}</span>
-              </li>
-            ))}
-          </ul>
-          <ToNotice testId="grad-bars-notice">{notice(r)}</ToNotice>
-        </>
-      )}
+      <WidgetShell answer={answer} pendingText="Running the model forward and backward…" keepLast dim={false}>
+        {(r) => (
+          <>
+            <p class="widget-lead">
+              Loss <span class="num" data-testid="grad-loss">{fmt(r.loss ?? NaN, 5)}</span> nats over {r.n} bytes. ‖∂loss/∂tensor‖ along the residual
+              stream, input end first, then at the final RMSNorm:
+            </p>
+            <ul class="bars" data-testid="grad-bars">
+              {r.names.map((name, i) => (
+                <li key={name} data-name={name}>
+                  <span class="bar-name" title={name}>
+                    {label(name)}
+                    {!tensorName(name).stream && ' (not part of the stream)'}
+                  </span>
+                  <span class="bar" style={{ width: `${Math.max(1, (r.norms[i] / max) * 100)}%` }} />
+                  <span class="num" data-value={String(r.norms[i])}>{fmt(r.norms[i], 4)}</span>
+                </li>
+              ))}
+            </ul>
+            <ToNotice testId="grad-bars-notice">{notice(r)}</ToNotice>
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

@@ -1,9 +1,11 @@
 // The three papers behind this lesson, and what each does (and does not) say
 // about this model. The model's side is read from the loaded weights' configuration.
-import { useEffect } from 'preact/hooks';
 import { fmtScale } from '../../app/format';
-import { ensureWeights, weights } from '../../app/inspectorState';
+import { useWeights } from '../../viewmodels/model';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { references: References };
 
 const PAPERS = [
   {
@@ -24,8 +26,7 @@ const PAPERS = [
 ];
 
 export function References() {
-  useEffect(() => void ensureWeights(), []);
-  const w = weights.value;
+  const w = useWeights({ load: true });
   return (
     <div class="lesson-widget" data-testid="widget-references">
       <ol class="refs">

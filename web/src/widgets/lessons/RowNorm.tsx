@@ -1,14 +1,17 @@
 // An (n, d) input normalized by one RMSNorm call: each row (a position) gets its
 // own r(x). Editing one row changes only that row's output; the rows whose
 // output changed at the last edit are marked. Computed by the core in the worker.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { weights } from '../../app/inspectorState';
+import { useRef, useState } from 'preact/hooks';
+import { useWeights } from '../../viewmodels/model';
 import { parseNumber } from '../../app/labSettings';
-import { ask } from '../../lessons/lessonCore';
-import type { RowsResult } from '../../lessons/protocol';
+import { useLessonOp } from '../../viewmodels/lessonOp';
+import type { RowsResult } from '../../protocol/lessons/rmsnorm';
 import { fmt } from '../../app/format';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'row-norm': RowNorm };
 
 const START = [
   [3, 4, 0, 0],
@@ -19,37 +22,31 @@ const START = [
 export function RowNorm() {
   const [rows, setRows] = useState(START);
   const [drafts, setDrafts] = useState(() => START.map((r) => r.map(String)));
-  const [result, setResult] = useState<RowsResult | null>(null);
-  const [changed, setChanged] = useState<boolean[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const previous = useRef<RowsResult | null>(null);
+  const [parseError, setParseError] = useState<string | null>(null);
+  const op = useLessonOp('rmsnormRows', { rows, eps: 1e-6 }, [rows], { needsModel: false, keepLast: true });
+  const result = op.result;
+  const error = parseError ?? op.error;
 
-  useEffect(() => {
-    void ask('row-norm', { op: 'rows', input: { rows, eps: 1e-6 } }).then((o) => {
-      if (o.status === 'ok') {
-        const r = o.value.result;
-        const before = previous.current;
-        setChanged(r.output.map((row, i) => before !== null && row.some((v, j) => v !== before.output[i][j])));
-        previous.current = r;
-        setResult(r);
-        setError(null);
-      } else if (o.status === 'error') setError(o.error.message);
-    });
-  }, [rows]);
+  // Which rows' outputs moved with the newest result (the core's numbers compared,
+  // nothing computed), worked out in the render that first shows that result.
+  const seen = useRef<{ result: RowsResult | null; changed: boolean[] }>({ result: null, changed: [] });
+  if (result !== null && result !== seen.current.result) {
+    const before = seen.current.result;
+    seen.current = { result, changed: result.output.map((row, i) => before !== null && row.some((v, j) => v !== before.output[i][j])) };
+  }
+  const changed = seen.current.changed;
 
   const edit = (i: number, j: number, text: string) => {
     const d = drafts.map((r) => r.slice());
     d[i][j] = text;
     setDrafts(d);
     const p = parseNumber(text, `x[${i}][${j}]`);
-    if (!p.ok) {
-      setError(p.message);
-      return;
-    }
+    setParseError(p.ok ? null : p.message);
+    if (!p.ok) return;
     setRows(rows.map((r, a) => (a === i ? r.map((v, b) => (b === j ? p.value : v)) : r)));
   };
 
-  const w = weights.value;
+  const w = useWeights();
   return (
     <div class="lesson-widget row-norm" data-testid="widget-row-norm">
       <p class="widget-lead">

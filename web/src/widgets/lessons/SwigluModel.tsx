@@ -1,17 +1,20 @@
 // model-swiglu: the shipped model's feed-forward branch for one text, block and
-// position. The worker recomputes ffn(x) = w_down(silu(w_gate x) ⊙ w_up x) from
-// the blocks.i.norm.ffn snapshot and the block's three weights with core ops,
-// counts gates, ranks units and compares with the model's own blocks.i.ffn
-// ('modelSwiglu' lesson op). This file maps those numbers to text and pixels.
+// position. The worker runs the block's own SwiGLU code (the function the
+// forward pass runs) on its input blocks.i.norm.ffn, counts gates and ranks
+// units (the 'modelSwiglu' request). This file maps those numbers to text and pixels.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { weights } from '../../app/inspectorState';
-import type { ModelSwigluResult } from '../../lessons/swigluProtocol';
+import { useWeights } from '../../viewmodels/model';
+import type { ModelSwigluResult } from '../../protocol/lessons/swiglu';
 import { withCode } from '../../app/tensorNames';
-import { useLessonOp } from '../../lessons/useLessonOp';
+import { useLessonOp } from '../../viewmodels/lessonOp';
 import { ToNotice } from '../ToNotice';
+import { WidgetShell } from './WidgetShell';
 import './lessonWidgets.css';
 import './Swiglu.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'model-swiglu': SwigluModel };
 
 const LAST = 1_000_000; // a position past the end: the worker shows the last byte
 
@@ -27,9 +30,10 @@ export function SwigluModel() {
   const [text, setText] = useState('In the beginning God created the heaven and the earth.');
   const [block, setBlock] = useState(0);
   const [position, setPosition] = useState(LAST);
-  const { result: r, error } = useLessonOp('model-swiglu', { op: 'modelSwiglu', input: { text, block, position } }, [text, block, position], { keepLast: true });
+  const answer = useLessonOp('modelSwiglu', { text, block, position }, [text, block, position], { keepLast: true });
+  const r = answer.result;
 
-  const w = weights.value;
+  const w = useWeights();
   const blocks = w.status === 'ready' ? w.info.blocks : 4;
   return (
     <div class="lesson-widget model-swiglu" data-testid="widget-model-swiglu">
@@ -70,72 +74,67 @@ export function SwigluModel() {
           </label>
         )}
       </div>
-      {w.status === 'failed' && <p class="lesson-error">{w.message}</p>}
-      {error !== null && (
-        <p class="lesson-error" role="alert" data-testid="swiglu-error">
-          The core refuses: {error}
-        </p>
-      )}
-      {r === null && error === null && <p>Running the model…</p>}
-      {r && (
-        <div class={error !== null ? 'stale' : ''}>
-          <dl class="sw-counts">
-            <div>
-              <dt>negative gates (x W_gateᵀ &lt; 0)</dt>
-              <dd data-testid="swiglu-negative">
-                {r.counts.negative} of {r.hidden}
-              </dd>
-              <dd class="sw-sub">{fmt(r.negativeFraction * 100, 3)}%</dd>
-            </div>
-            <div>
-              <dt>flip: silu ≤ −{r.threshold}</dt>
-              <dd data-testid="swiglu-flipped">{r.counts.flipped}</dd>
-            </div>
-            <div>
-              <dt>block: |silu| &lt; {r.threshold}</dt>
-              <dd data-testid="swiglu-blocked">{r.counts.blocked}</dd>
-            </div>
-            <div>
-              <dt>pass: silu ≥ {r.threshold}</dt>
-              <dd data-testid="swiglu-passed">{r.counts.passed}</dd>
-            </div>
-            <div>
-              <dt>‖SwiGLU output‖ here</dt>
-              <dd class="num">{fmt(r.outNorm, 5)}</dd>
-            </div>
-          </dl>
-          <HiddenStrip r={r} />
-          <ToNotice testId="swiglu-notice">{notice(r)}</ToNotice>
-          <table>
-            <caption>The {r.top.length} largest hidden units at this position, by |h|</caption>
-            <thead>
-              <tr>
-                <th scope="col">unit j</th>
-                <th scope="col">gate gⱼ = (x W_gateᵀ)ⱼ</th>
-                <th scope="col">silu(gate)</th>
-                <th scope="col">up uⱼ = (x W_upᵀ)ⱼ</th>
-                <th scope="col">h = silu(g)·u</th>
-              </tr>
-            </thead>
-            <tbody data-testid="swiglu-top">
-              {r.top.map((t) => (
-                <tr key={t.unit} class={t.gate < 0 ? 'sw-neg' : ''}>
-                  <th scope="row" class="num">{t.unit}</th>
-                  <td class="num">{fmt(t.gate, 5)}</td>
-                  <td class="num">{fmt(t.silu, 5)}</td>
-                  <td class="num">{fmt(t.up, 5)}</td>
-                  <td class="num">{fmt(t.h, 5)}</td>
+      <WidgetShell answer={answer} errorTestId="swiglu-error" errorPrefix="The core refuses: " pendingText="Running the model…" keepLast>
+        {(r) => (
+          <>
+            <dl class="sw-counts">
+              <div>
+                <dt>negative gates (x W_gateᵀ &lt; 0)</dt>
+                <dd data-testid="swiglu-negative">
+                  {r.counts.negative} of {r.hidden}
+                </dd>
+                <dd class="sw-sub">{fmt(r.negativeFraction * 100, 3)}%</dd>
+              </div>
+              <div>
+                <dt>flip: silu ≤ −{r.threshold}</dt>
+                <dd data-testid="swiglu-flipped">{r.counts.flipped}</dd>
+              </div>
+              <div>
+                <dt>block: |silu| &lt; {r.threshold}</dt>
+                <dd data-testid="swiglu-blocked">{r.counts.blocked}</dd>
+              </div>
+              <div>
+                <dt>pass: silu ≥ {r.threshold}</dt>
+                <dd data-testid="swiglu-passed">{r.counts.passed}</dd>
+              </div>
+              <div>
+                <dt>‖SwiGLU output‖ here</dt>
+                <dd class="num">{fmt(r.outNorm, 5)}</dd>
+              </div>
+            </dl>
+            <HiddenStrip r={r} />
+            <ToNotice testId="swiglu-notice">{notice(r)}</ToNotice>
+            <table>
+              <caption>The {r.top.length} largest hidden units at this position, by |h|</caption>
+              <thead>
+                <tr>
+                  <th scope="col">unit j</th>
+                  <th scope="col">gate gⱼ = (x W_gateᵀ)ⱼ</th>
+                  <th scope="col">silu(gate)</th>
+                  <th scope="col">up uⱼ = (x W_upᵀ)ⱼ</th>
+                  <th scope="col">h = silu(g)·u</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <p class="widget-note" data-testid="swiglu-check">
-            Recomputed here from {withCode(`blocks.${block}.norm.ffn`)} and the three weights, against the model's own{' '}
-            {withCode(`blocks.${block}.ffn`)} at this position: relative difference{' '}
-            <span class="num" data-testid="swiglu-relerr">{fmt(r.relativeError, 3)}</span>.
-          </p>
-        </div>
-      )}
+              </thead>
+              <tbody data-testid="swiglu-top">
+                {r.top.map((t) => (
+                  <tr key={t.unit} class={t.gate < 0 ? 'sw-neg' : ''}>
+                    <th scope="row" class="num">{t.unit}</th>
+                    <td class="num">{fmt(t.gate, 5)}</td>
+                    <td class="num">{fmt(t.silu, 5)}</td>
+                    <td class="num">{fmt(t.up, 5)}</td>
+                    <td class="num">{fmt(t.h, 5)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p class="widget-note" data-testid="swiglu-check">
+              These are the model's own numbers: the worker runs block {block}'s feed-forward code, the same function the forward
+              pass runs, on {withCode(`blocks.${block}.norm.ffn`)} and keeps its gate, up and h; its output is the model's{' '}
+              {withCode(`blocks.${block}.ffn`)}.
+            </p>
+          </>
+        )}
+      </WidgetShell>
     </div>
   );
 }

@@ -2,13 +2,16 @@
 // σ(z), silu(z), silu(z)·u, d silu/dz by autograd and by the formula, the curve
 // over a range and silu's minimum ('siluGate' lesson op). This file only maps
 // those numbers to text and pixels.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
-import { ask } from '../../lessons/lessonCore';
-import type { SiluGateResult } from '../../lessons/swigluProtocol';
+import { useLessonOp } from '../../viewmodels/lessonOp';
+import type { SiluGateResult } from '../../protocol/lessons/swiglu';
 import { ToNotice } from '../ToNotice';
 import './lessonWidgets.css';
 import './Swiglu.css';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+
+export const lessonWidgets: LessonWidgets = { 'silu-gate': SwigluSiluGate };
 
 const RANGE = { lo: -6, hi: 4, points: 201 };
 
@@ -23,20 +26,10 @@ export function readNumber(text: string): number | null {
 export function SwigluSiluGate() {
   const [zText, setZText] = useState('-1.2785');
   const [uText, setUText] = useState('2');
-  const [r, setR] = useState<SiluGateResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const z = readNumber(zText);
   const u = readNumber(uText);
 
-  useEffect(() => {
-    if (z === null || u === null) return;
-    void ask('silu-gate', { op: 'siluGate', input: { z, u, ...RANGE } }).then((o) => {
-      if (o.status === 'ok') {
-        setR(o.value.result);
-        setError(null);
-      } else if (o.status === 'error') setError(o.error.message);
-    });
-  }, [z, u]);
+  const { result: r, error } = useLessonOp('siluGate', { z: z ?? 0, u: u ?? 0, ...RANGE }, [z, u], { needsModel: false, keepLast: true, skip: z === null || u === null });
 
   const unreadable = z === null || u === null;
   return (

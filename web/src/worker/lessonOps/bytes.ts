@@ -4,7 +4,7 @@
 // rows, and where the embedding's gradient lands after a backward pass.
 //
 // Shapes: n = bytes of the text, V = 256 (vocabulary), d = 128 (width).
-import { GlassError, type Glass, type Model, type ModelInfo, type ModelRun, type Tensor } from '../../core';
+import { GlassError, type Glass, type Model, type ModelRun, type Tensor } from '../../core';
 import type {
   ByteCell,
   ByteNeighbour,
@@ -16,23 +16,17 @@ import type {
   EmbedGradInput,
   EmbedGradResult,
   EmbedGradRow,
-} from '../../lessons/bytesProtocol';
-import { forgetRun, loadedModel } from '../inspector';
+} from '../../protocol/lessons/bytes';
+import { needModel, runModel, type WorkerState } from '../state';
 
 const NEAREST = 6;
 
-function need(): { model: Model; info: ModelInfo } {
-  const m = loadedModel();
-  if (m === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
-  return m;
-}
-
 /** The core's own run of the text; its refusals (empty, longer than the context) reworded for the page. */
-function runText(m: { model: Model; info: ModelInfo }, text: string, backward: boolean): ModelRun {
+function runText(s: WorkerState, text: string, backward: boolean): ModelRun {
+  const m = needModel(s);
   if (text === '') throw new GlassError('Type some text: an empty text has no bytes.');
-  forgetRun(); // the inspector's cached run is replaced
   try {
-    return m.model.run(text, { eps: m.info.eps, dtype: 'float32', backward });
+    return runModel(s, { text, eps: m.info.eps, dtype: 'float32' }, backward);
   } catch (e) {
     if (e instanceof GlassError && /context/.test(e.message))
       throw new GlassError(
@@ -75,9 +69,10 @@ function characters(ids: readonly number[]): CharBytes[] {
 /** Largest |a − b| over all elements, by the core. */
 const maxGap = (a: Tensor, b: Tensor): number => a.sub(b).square().max().sqrt().item();
 
-export function byteText(glass: Glass, { text }: ByteTextInput): ByteTextResult {
-  const m = need();
-  const run = runText(m, text, false);
+export function byteText(s: WorkerState, { text }: ByteTextInput): ByteTextResult {
+  const glass = s.glass;
+  const m = needModel(s);
+  const run = runText(s, text, false);
   const ids = run.ids; // (n,) the core's UTF-8 bytes of the text
   return glass.scope(() => {
     const w = embeddingTable(glass, m.model); // (V, d)
@@ -105,20 +100,21 @@ export function byteText(glass: Glass, { text }: ByteTextInput): ByteTextResult 
 }
 
 /** One character that is a single byte, or a byte written 0xNN. */
-function pickByte(m: { model: Model; info: ModelInfo }, s: string, which: string): number {
-  const written = /^0x([0-9a-f]{1,2})$/i.exec(s);
+function pickByte(s: WorkerState, text: string, which: string): number {
+  const written = /^0x([0-9a-f]{1,2})$/i.exec(text);
   if (written) return parseInt(written[1], 16);
-  if (s === '') throw new GlassError(`Byte ${which}: type one character (or a byte as 0x41).`);
-  const ids = runText(m, s, false).ids;
+  if (text === '') throw new GlassError(`Byte ${which}: type one character (or a byte as 0x41).`);
+  const ids = runText(s, text, false).ids;
   if (ids.length !== 1)
-    throw new GlassError(`Byte ${which}: “${s}” is ${ids.length} bytes (${ids.map(hex).join(' ')}), not one. Pick a single-byte character, or type one byte as 0xNN.`);
+    throw new GlassError(`Byte ${which}: “${text}” is ${ids.length} bytes (${ids.map(hex).join(' ')}), not one. Pick a single-byte character, or type one byte as 0xNN.`);
   return ids[0];
 }
 
-export function bytePair(glass: Glass, { a: aText, b: bText }: BytePairInput): BytePairResult {
-  const m = need();
-  const a = pickByte(m, aText, 'A');
-  const b = pickByte(m, bText, 'B');
+export function bytePair(s: WorkerState, { a: aText, b: bText }: BytePairInput): BytePairResult {
+  const glass = s.glass;
+  const m = needModel(s);
+  const a = pickByte(s, aText, 'A');
+  const b = pickByte(s, bText, 'B');
   return glass.scope(() => {
     const w = embeddingTable(glass, m.model, 'float64'); // (V, d)
     const norms = w.square().sum(-1, true).sqrt(); // (V, 1)
@@ -137,9 +133,10 @@ export function bytePair(glass: Glass, { a: aText, b: bText }: BytePairInput): B
   });
 }
 
-export function embedGrad(glass: Glass, { text }: EmbedGradInput): EmbedGradResult {
-  const m = need();
-  const run = runText(m, text, true);
+export function embedGrad(s: WorkerState, { text }: EmbedGradInput): EmbedGradResult {
+  const glass = s.glass;
+  const m = needModel(s);
+  const run = runText(s, text, true);
   if (run.loss === null || run.grads === null)
     throw new GlassError('Type at least two bytes: one byte predicts nothing, so there is no loss to take a gradient of.');
   const ids = run.ids; // (n,)
@@ -164,3 +161,9 @@ export function embedGrad(glass: Glass, { text }: EmbedGradInput): EmbedGradResu
     return { loss: run.loss!, n: ids.length, rows, zeroRows: Array.from(rowNorms).filter((v) => v === 0).length, vocab };
   });
 }
+
+export const bytesHandlers = {
+  byteText,
+  bytePair,
+  embedGrad,
+};

@@ -1,11 +1,13 @@
-// The SwiGLU lesson's widget computations, all with core Tensor ops:
+// The SwiGLU lesson's widget computations:
 //   siluGate    silu, its autograd derivative and the formula's, silu(z)·u, a curve, silu's minimum
+//               (core Tensor ops)
 //   modelSwiglu the shipped model's ffn(x) = w_down(silu(w_gate x) ⊙ w_up x) at one block and
-//               position, recomputed from the blocks.i.norm.ffn snapshot and the three weights
+//               position: the model's own SwiGLU (SwiGLU::parts in cpp/glass/nn/attention.cpp, the
+//               function its forward pass runs), with its gate, up and hidden values
 // Shapes: G grid points, n bytes, d = 128, H = hidden = 384.
 import { GlassError, type Glass, type Tensor } from '../../core';
-import type { HiddenUnit, ModelSwigluInput, ModelSwigluResult, SiluGateInput, SiluGateResult } from '../../lessons/swigluProtocol';
-import { forgetRun, loadedModel } from '../inspector';
+import type { HiddenUnit, ModelSwigluInput, ModelSwigluResult, SiluGateInput, SiluGateResult } from '../../protocol/lessons/swiglu';
+import { computeModel, needModel, type WorkerState } from '../state';
 
 const Z_LIMIT = 50; // beyond this silu is z or 0 to every printed digit
 const U_LIMIT = 1000;
@@ -68,10 +70,9 @@ export function siluGate(glass: Glass, { z, u, lo, hi, points }: SiluGateInput):
 /** How many entries of `mask` are nonzero (a core count: ones where the mask is set, summed). */
 const countWhere = (glass: Glass, mask: Tensor): Tensor => glass.zeros(mask.shape, mask.dtype).maskedFill(mask, 1).sum(); // ()
 
-export function modelSwiglu(glass: Glass, { text, block, position }: ModelSwigluInput): ModelSwigluResult {
-  const m = loadedModel();
-  if (m === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
-  const { model, info } = m;
+export function modelSwiglu(s: WorkerState, { text, block, position }: ModelSwigluInput): ModelSwigluResult {
+  const glass = s.glass;
+  const { model, info } = needModel(s);
   const bytes = new TextEncoder().encode(typeof text === 'string' ? text : '');
   if (bytes.length === 0) throw new GlassError('type at least one character: the model needs a byte to look at');
   if (bytes.length > info.context) throw new GlassError(`the text is ${bytes.length} bytes; the model reads at most ${info.context}`);
@@ -79,38 +80,31 @@ export function modelSwiglu(glass: Glass, { text, block, position }: ModelSwiglu
   if (!Number.isInteger(position) || position < 0) throw new GlassError('position must be a whole number from 0');
   const p = Math.min(position, bytes.length - 1);
 
-  forgetRun(); // the inspector's held run is replaced by this one
-  model.compute(text, { eps: info.eps, dtype: 'float32', backward: false });
-  const xs = model.snapshot(`blocks.${block}.norm.ffn`); // (n, d)
-  const ys = model.snapshot(`blocks.${block}.ffn`); // (n, d)
-  const weight = (name: string) => {
-    const w = model.param(`blocks.${block}.ffn.${name}.weight`);
-    return glass.tensor(w.data, { shape: w.shape, dtype: 'float32' });
-  };
+  computeModel(s, { text, eps: info.eps, dtype: 'float32' }, false);
+  const parts = model.swigluParts(block); // the model's own SwiGLU on blocks.i.norm.ffn
   return glass.scope(() => {
-    const x = glass.tensor(xs.data, { shape: xs.shape, dtype: 'float32' }).slice(0, p, p + 1); // (1, d)
-    const ref = glass.tensor(ys.data, { shape: ys.shape, dtype: 'float32' }).slice(0, p, p + 1); // (1, d)
-    const gate = x.matmul(weight('w_gate').transpose()); // (1, H)   Linear: y = x Wᵀ
-    const up = x.matmul(weight('w_up').transpose()); // (1, H)
-    const s = gate.silu(); // (1, H)
-    const h = s.mul(up); // (1, H)
-    const y = h.matmul(weight('w_down').transpose()); // (1, d)
+    // row p of a part, (1, H) or (1, d)
+    const row = (t: { shape: number[]; data: Float32Array | Float64Array }) => glass.tensor(t.data, { shape: t.shape, dtype: 'float32' }).slice(0, p, p + 1);
+    const gate = row(parts.gate); // (1, H)
+    const up = row(parts.up); // (1, H)
+    const act = row(parts.act); // (1, H) silu(gate)
+    const h = row(parts.hidden); // (1, H) silu(gate) ⊙ up
+    const y = row(parts.out); // (1, d)
 
     const negative = gate.neg().relu(); // (1, H) nonzero exactly where gate < 0
-    const flipped = s.neg().sub(BLOCKED_BAND).relu(); // (1, H) silu ≤ −band: h has u's opposite sign
-    const passed = s.sub(BLOCKED_BAND).relu(); // (1, H)
-    const blocked = s.square().sqrt().neg().add(BLOCKED_BAND).relu(); // (1, H) |silu| < band
+    const flipped = act.neg().sub(BLOCKED_BAND).relu(); // (1, H) silu ≤ −band: h has u's opposite sign
+    const passed = act.sub(BLOCKED_BAND).relu(); // (1, H)
+    const blocked = act.square().sqrt().neg().add(BLOCKED_BAND).relu(); // (1, H) |silu| < band
     const hidden = h.shape[1];
 
     const hv = h.data();
     const gv = gate.data();
-    const sv = s.data();
+    const sv = act.data();
     const uv = up.data();
     // ranking is selection, not arithmetic: order the core's values by magnitude
     const order = Array.from(hv, (_, j) => j).sort((a, b) => Math.abs(hv[b]) - Math.abs(hv[a]));
     const top: HiddenUnit[] = order.slice(0, TOP_UNITS).map((j) => ({ unit: j, gate: gv[j], silu: sv[j], up: uv[j], h: hv[j] }));
 
-    const refNorm = ref.square().sum().sqrt(); // ()
     return {
       n: bytes.length,
       position: p,
@@ -127,8 +121,12 @@ export function modelSwiglu(glass: Glass, { text, block, position }: ModelSwiglu
       threshold: BLOCKED_BAND,
       negativeFraction: countWhere(glass, negative).div(hidden).item(),
       top,
-      relativeError: y.sub(ref).square().sum().sqrt().div(refNorm).item(),
       outNorm: y.square().sum().sqrt().item(),
     };
   });
 }
+
+export const swigluHandlers = {
+  siluGate: (s: WorkerState, input: SiluGateInput): SiluGateResult => siluGate(s.glass, input),
+  modelSwiglu,
+};

@@ -1,6 +1,6 @@
 // The attention lesson's requests (web/src/worker/lessonOps/attention.ts): plain data only.
 
-/** The attention-pattern widget: one head of one block of the loaded model on a prompt. */
+/** The attention-pattern widget: one head of one block of the loaded model on a prompt (the model's own attention code). */
 export interface AttentionPatternInput {
   text: string;
   block: number; // 0 .. blocks-1
@@ -19,13 +19,9 @@ export interface AttentionPatternResult {
   maxAbove: number;
   /** Columns of q, k and v this head reads: [first, last]. */
   columns: [number, number];
-  /** Largest |recomputed attention output − the model's own blocks.i.attn snapshot| over all heads. */
-  maxDiff: number;
-  /** Largest |value| of that snapshot, to judge maxDiff against. */
-  maxAbs: number;
 }
 
-/** The rope-offset widget: q·k of two fixed vectors rotated to a query and a key position. */
+/** The rope-offset widget: q·k of two fixed vectors rotated by the model's RoPE to a query and a key position. */
 export interface RopeOffsetInput {
   query: number; // position of the query, 0 .. context-1
   key: number; // position of the key, 0 .. query

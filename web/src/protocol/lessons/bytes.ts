@@ -1,6 +1,6 @@
 // The "Bytes and embeddings" lesson's requests (worker side: worker/lessonOps/bytes.ts).
 // Plain data only.
-import type { ShownTensor } from '../app/protocol';
+import type { ShownTensor } from '../base';
 
 /** A text the learner typed: the core encodes it and looks up its rows of tok_emb. */
 export interface ByteTextInput {

@@ -23,7 +23,7 @@ export interface SiluGateResult {
   minimum: { z: number; value: number };
 }
 
-/** model-swiglu: the model's feed-forward branch for one text, block and position. */
+/** model-swiglu: the model's feed-forward branch for one text, block and position (its own code's values). */
 export interface ModelSwigluInput {
   text: string;
   block: number;
@@ -49,7 +49,5 @@ export interface ModelSwigluResult {
   threshold: number;
   negativeFraction: number;
   top: HiddenUnit[]; // the largest |h|, largest first
-  /** ‖recomputed − model's blocks.i.ffn row‖ / ‖model's row‖ (float32). */
-  relativeError: number;
   outNorm: number; // ‖ffn output‖ of the position
 }

@@ -1,0 +1,40 @@
+// The worker protocol: every request kind, what it carries and what comes back,
+// and the messages that travel between the page and the worker.
+//
+// The kinds and their types are not written here: they are read off the
+// worker's handler table (web/src/worker/handlers.ts), where each kind is a
+// function (state, payload) -> result. A type-only import: nothing of the
+// worker reaches the page's bundle. docs/worker-protocol.md tells the story.
+import type { handlers } from '../worker/handlers';
+import type { ErrorData } from './base';
+
+type Handlers = typeof handlers;
+
+/** Every request kind the worker answers. */
+export type Kind = keyof Handlers;
+
+/** kind -> { request: the handler's payload; response: what it returns }. */
+export type Api = { [K in Kind]: { request: Parameters<Handlers[K]>[1]; response: ReturnType<Handlers[K]> } };
+
+export type RequestOf<K extends Kind> = Api[K]['request'];
+export type ResponseOf<K extends Kind> = Api[K]['response'];
+
+/** Page -> worker. */
+export interface Request<K extends Kind = Kind> {
+  id: number;
+  kind: K;
+  payload: RequestOf<K>;
+  /** The client keeps a time limit on this request: say 'started' when its work begins. */
+  watch?: boolean;
+}
+
+/** Worker -> page. */
+export type Response =
+  | { type: 'result'; id: number; ok: true; value: unknown; computeMs: number }
+  // fatal: the core trapped (WebAssembly.RuntimeError); the worker is unusable.
+  | { type: 'result'; id: number; ok: false; error: ErrorData; fatal: boolean }
+  // A watched request's work begins now (its time limit counts from here, not from
+  // the moment it was sent: loading the core or earlier requests do not count).
+  | { type: 'started'; id: number }
+  | { type: 'ready' }
+  | { type: 'loadFailed'; error: ErrorData };

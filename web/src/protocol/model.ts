@@ -1,0 +1,77 @@
+// The model inspector's requests and the console's glass.model (worker side:
+// web/src/worker/inspector.ts).
+import type { ModelInfo, ModelRun, Prediction } from '../core';
+import type { DTypeName, ShownTensor } from './base';
+
+export type { ModelInfo, ModelRun, Prediction };
+
+/** One run of the model: prompt (at most `context` UTF-8 bytes), eps of every norm, dtype. */
+export interface ModelRunSettings {
+  text: string;
+  eps: number;
+  dtype: DTypeName;
+}
+
+/** What the inspector shows: one tensor, or two and their difference (b − a). */
+export type TensorSelection =
+  | { kind: 'single'; name: string; grad: boolean }
+  | { kind: 'compare'; a: string; b: string; grad: boolean };
+
+export interface InspectInput {
+  run: ModelRunSettings;
+  show: TensorSelection;
+}
+
+export interface Outlook {
+  eps: number;
+  loss: number | null;
+  top: Prediction[];
+}
+
+export interface InspectResult {
+  run: ModelRunSettings;
+  loss: number | null;
+  ids: number[];
+  /** The core's display label for each byte of the prompt. */
+  labels: string[];
+  /** The 5 most likely next bytes after the prompt at this eps. */
+  top: Prediction[];
+  /** The same at the weights' own eps (the default), for before/after. */
+  baseline: Outlook;
+  /** Snapshot names in the order the model computed them. */
+  names: string[];
+  /** Residual stream by depth: embed, each block's resid.attn and resid.ffn, norm.final. */
+  depth: {
+    names: string[];
+    rms: (Float32Array | Float64Array)[]; // per name: per-position RMS (n,)
+    gradRms: (Float32Array | Float64Array)[] | null; // the same for the gradients
+  };
+  /** Snapshot name -> ||dL/d snapshot|| (null without backward: 1-byte prompt). */
+  snapshotGradNorms: Record<string, number> | null;
+  /** Parameter name -> ||dL/d parameter||. */
+  paramGradNorms: Record<string, number> | null;
+  shown: ShownTensor[]; // [t] or [a, b, b − a]
+  /** ms the core spent: the forward(+backward) run (0 when the run was reused) and everything. */
+  runMs: number;
+}
+
+/** The console's glass.model.run: a run with everything copied out. */
+export interface ModelRunInput extends ModelRunSettings {
+  backward: boolean;
+}
+
+/** The console's glass.model.bench: `repeat` timed runs. */
+export interface BenchInput extends ModelRunInput {
+  repeat: number;
+}
+
+/**
+ * The residual stream's tensors from the input end, then the final RMSNorm (which is not
+ * part of the stream but is where backward starts inside the model).
+ */
+export function depthNames(blocks: number): string[] {
+  const names = ['embed'];
+  for (let i = 0; i < blocks; i++) names.push(`blocks.${i}.resid.attn`, `blocks.${i}.resid.ffn`);
+  names.push('norm.final');
+  return names;
+}

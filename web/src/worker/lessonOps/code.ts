@@ -1,0 +1,129 @@
+// Lesson code: code cells, check answers and inline values (JavaScript against
+// the core facade, run here and only here).
+//
+// Code cells and expressions see: glass (the facade), print(...), round(t, k),
+// norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
+// (singular values), and model (the loaded weights: info(), run(text),
+// gradNorms(text), param(name) as a Tensor, paramGrad(name)).
+import { Tensor } from '../../core';
+import { errorData, type Plain, type ValueOutcome } from '../../protocol/base';
+import type { CodeInput, CodeResult, EvalInput } from '../../protocol/lessons/code';
+import { formatArray, formatPlain, formatScalar, isMarkedFloat, markFloat, type Nested } from '../../common/numpyFormat';
+import { needModel, runModel, type WorkerState } from '../state';
+import { modelGrads, singularValues } from './rmsnorm';
+
+/** Turns what an expression returned into plain data (tensors become nested arrays). */
+function plain(v: unknown): Plain {
+  if (v instanceof Tensor) return v.toNested() as Plain;
+  if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<number>);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v === undefined) return null;
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v === null) return v;
+  if (typeof v === 'object') return Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, plain(x)]));
+  return String(v);
+}
+
+function show(v: unknown): string {
+  // a float tensor (its .data() too, or round() of it) keeps numpy's float look; plain numbers print whole ones as integers
+  const float = v instanceof Tensor || v instanceof Float32Array || v instanceof Float64Array || isMarkedFloat(v);
+  const p = plain(v);
+  if (typeof p === 'number') return float ? formatScalar(p) : formatPlain(p);
+  if (Array.isArray(p) && isNumeric(p)) return float ? formatArray(p as Nested) : formatPlain(p as Nested);
+  if (typeof p === 'string') return p;
+  return JSON.stringify(p);
+}
+const isNumeric = (p: Plain): boolean => (Array.isArray(p) ? p.every(isNumeric) : typeof p === 'number');
+
+interface NormOptions {
+  eps?: number;
+  gamma?: number[];
+  dtype?: 'float32' | 'float64';
+}
+
+/** What code cells and expressions can use. */
+function environment(s: WorkerState, print: (...xs: unknown[]) => void): Record<string, unknown> {
+  const glass = s.glass;
+  const tensorOf = (x: unknown, dtype: 'float32' | 'float64') => (x instanceof Tensor ? x : glass.tensor(x as number[][], { dtype }));
+  return {
+    glass,
+    print,
+    /** Rounds to k decimals, like np.round: a nested array. */
+    round: (x: unknown, k = 0) => {
+      const p = plain(x);
+      const r = (v: Plain): Plain => (Array.isArray(v) ? v.map(r) : Number((v as number).toFixed(k)));
+      return x instanceof Tensor ? markFloat(r(p) as Nested) : r(p);
+    },
+    norm: (x: unknown, o: NormOptions = {}) => {
+      const dtype = o.dtype ?? 'float64';
+      const t = tensorOf(x, dtype);
+      const n = glass.rmsnorm(t.shape[t.shape.length - 1], { eps: o.eps ?? 1e-6, dtype });
+      if (o.gamma) n.setGamma(glass.tensor(o.gamma, { dtype }));
+      return n.call(t).toNested();
+    },
+    layernorm: (x: unknown, o: NormOptions = {}) => {
+      const dtype = o.dtype ?? 'float64';
+      const t = tensorOf(x, dtype);
+      const centred = t.sub(t.mean(-1, true));
+      let y = centred.div(centred.square().mean(-1, true).add(o.eps ?? 1e-6).sqrt());
+      if (o.gamma) y = y.mul(glass.tensor(o.gamma, { dtype }));
+      return y.toNested();
+    },
+    sv: (m: number[][]) => singularValues(glass, glass.tensor(m, { dtype: 'float64' })),
+    model: modelApi(s),
+  };
+}
+
+function modelApi(s: WorkerState) {
+  const glass = s.glass;
+  return {
+    info: () => needModel(s).info,
+    run: (text: string, o: { eps?: number; dtype?: 'float32' | 'float64'; backward?: boolean } = {}) =>
+      runModel(s, { text, eps: o.eps ?? needModel(s).info.eps, dtype: o.dtype ?? 'float32' }, o.backward ?? true),
+    gradNorms: (text: string) => modelGrads(s, { text }),
+    /** A parameter's values as a core tensor in the model's dtype (docs/model.md names). */
+    param: (name: string, dtype: 'float32' | 'float64' = 'float32') => {
+      const p = needModel(s).model.param(name);
+      return glass.tensor(p.data, { shape: p.shape, dtype });
+    },
+    /** A parameter's gradient after the last run with backward, as { shape, data }. */
+    paramGrad: (name: string) => needModel(s).model.paramGrad(name),
+  };
+}
+
+export function runCode(s: WorkerState, code: string): CodeResult {
+  const glass = s.glass;
+  const lines: string[] = [];
+  const print = (...xs: unknown[]) => lines.push(xs.map(show).join(' '));
+  try {
+    glass.scope(() => {
+      const env = environment(s, print);
+      const fn = new Function(...Object.keys(env), `"use strict";\n{\n${code}\n}`) as (...a: unknown[]) => unknown;
+      fn(...Object.values(env));
+    });
+    return { output: lines.join('\n'), error: null };
+  } catch (e) {
+    return { output: lines.join('\n'), error: errorData(e) };
+  }
+}
+
+/** Evaluates each expression on its own (one failing does not hide the others). */
+export function evaluate(s: WorkerState, exprs: readonly string[]): ValueOutcome[] {
+  const glass = s.glass;
+  return exprs.map((expr): ValueOutcome => {
+    try {
+      const value = glass.scope(() => {
+        const env = environment(s, () => {});
+        const fn = new Function(...Object.keys(env), `"use strict";\nreturn (${expr});`) as (...a: unknown[]) => unknown;
+        return plain(fn(...Object.values(env)));
+      });
+      return { ok: true, value };
+    } catch (e) {
+      return { ok: false, error: errorData(e) };
+    }
+  });
+}
+
+export const codeHandlers = {
+  runCode: (s: WorkerState, { code }: CodeInput): CodeResult => runCode(s, code),
+  evaluate: (s: WorkerState, { exprs }: EvalInput): ValueOutcome[] => evaluate(s, exprs),
+};

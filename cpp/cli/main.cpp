@@ -19,7 +19,7 @@ commands:
   train     --text FILE --out W [--steps N] [--batch B] [--lr LR] [--seed S] [--resume W.ckpt]
             [--warmup N] [--eval-every N] [--clip C] [--log-json LOG] [model flags]
   init      --out W [--seed S] [model flags]
-  bench     [--runs N] [--warmup N] [--batch B] [--seed S] [--weights W | model flags]
+  bench     [--runs N] [--warmup N] [--batch B] [--seed S] [--weights W [--ctx N] [--dtype D] | model flags]
 
 model flags (the default model without them; inspect, generate and info use the file's own config):
   --blocks N (1-24, default 4)   --d N (16-256, default 128)   --heads N (divides d, even width; default 4)

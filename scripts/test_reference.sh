@@ -6,7 +6,10 @@
 #                                         rel = max|a-b| / max(max|b|, 1e-30) per tensor
 # Cases: the trainer's random init (std 0.02); large weights (std 0.2, random gammas: sharp
 # attention) as F32 and (std 0.1) as F64 files; 128-byte multi-byte UTF-8 text, a 2-byte
-# text, eps 1e-2; plus a negative control that must fail (interleaved RoPE in torch).
+# text, eps 1e-2; the variants (issue 11: post-norm, no norms, LayerNorm, no residuals and
+# their combinations, 3 blocks of d 64 with large weights, and 12 post-norm blocks from
+# `glassllm init`), each in float32 and float64; plus a negative control that must fail
+# (interleaved RoPE in torch).
 # Fails loudly, never skips, when /usr/bin/python3 cannot import torch.
 # Ends with one line "reference: N passed, M failed" (N, M count tensor comparisons).
 set -euo pipefail
@@ -61,6 +64,25 @@ SHIPPED=public/weights/glass-kjv.safetensors
 [[ -f "$SHIPPED" ]] || die "reference: $SHIPPED is missing (it is committed; a fresh clone has it)"
 TKJV='And God said, Let there be light: and there was light. And God saw the light, that it was good: and '
 run_case "shipped weights (glass-kjv), KJV text" "$SHIPPED" "$TKJV"
+
+# the variants: large weights with the config in the file's metadata; models without norms
+# get smaller matrices (std 0.2 makes them overflow float32 within 3 blocks)
+variant() {   # title, std, make_weights.py flags...
+  local title=$1 std=$2
+  shift 2
+  "$PY" tests/reference/make_weights.py "$W/variant.safetensors" --blocks 3 --d 64 --heads 4 --std "$std" --seed 3 "$@" >/dev/null
+  run_case "variant: $title (3 blocks, d 64, std $std), 128 bytes" "$W/variant.safetensors" "$T128"
+}
+variant "post-norm RMSNorm" 0.2 --norm post
+variant "post-norm LayerNorm" 0.2 --norm post --norm-kind layer
+variant "pre-norm LayerNorm" 0.2 --norm-kind layer
+variant "no norms" 0.12 --norm none
+variant "pre-norm RMSNorm without residuals" 0.2 --no-residual
+variant "post-norm LayerNorm without residuals" 0.2 --norm post --norm-kind layer --no-residual
+variant "no norms, no residuals" 0.15 --norm none --no-residual
+"$GLASSLLM" init --out "$W/post12.safetensors" --seed 2 --blocks 12 --d 64 --heads 4 --norm post --init-scale flat --eps 1e-5
+run_case "variant: post-norm, 12 blocks of d 64, glassllm init (flat init scale, eps 1e-5), KJV-like text" "$W/post12.safetensors" \
+  'In the beginning God created the heaven and the earth.'
 
 say "reference: negative control (torch with interleaved RoPE must NOT match)"
 rc=0

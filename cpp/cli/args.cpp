@@ -7,14 +7,19 @@
 
 namespace glass::cli {
 
-Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& known) {
+Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& known,
+           const std::set<std::string>& switches) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     if (a.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + a + "' (flags look like --name value)"};
     const std::string name = a.substr(2);
-    if (!known.count(name)) throw UsageError{"unknown flag '" + a + "'"};
-    if (i + 1 >= argv.size()) throw UsageError{"flag '" + a + "' needs a value"};
+    if (!known.count(name) && !switches.count(name)) throw UsageError{"unknown flag '" + a + "'"};
     if (values_.count(name)) throw UsageError{"flag '" + a + "' given twice"};
+    if (switches.count(name)) {
+      values_[name] = "";
+      continue;
+    }
+    if (i + 1 >= argv.size()) throw UsageError{"flag '" + a + "' needs a value"};
     values_[name] = argv[++i];
   }
 }

@@ -1,7 +1,8 @@
 #pragma once
-// Command-line flags: `--name value` pairs after the command word. Every
-// accessor names the flag in its error, and unknown flags are refused, so a
-// typo never silently falls back to a default.
+// Command-line flags: `--name value` pairs after the command word, and
+// switches (`--no-residual`) that take no value. Every accessor names the flag
+// in its error, and unknown flags are refused, so a typo never silently falls
+// back to a default.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -15,8 +16,10 @@ namespace glass::cli {
 
 class Args {
  public:
-  // argv after the command; `known` lists the flags this command accepts.
-  Args(const std::vector<std::string>& argv, const std::set<std::string>& known);
+  // argv after the command; `known` lists the flags this command accepts,
+  // `switches` those of them that take no value.
+  Args(const std::vector<std::string>& argv, const std::set<std::string>& known,
+       const std::set<std::string>& switches = {});
 
   std::string text(const std::string& flag) const;  // required
   std::optional<std::string> text_or(const std::string& flag) const;
@@ -24,6 +27,7 @@ class Args {
   double number(const std::string& flag, double fallback, double min, double max) const;
   // f32/float32 or f64/float64; anything else is a usage error naming the value.
   DType dtype(const std::string& flag, DType fallback) const;
+  bool has(const std::string& flag) const { return values_.count(flag) > 0; }  // given (a switch: set)
 
  private:
   std::map<std::string, std::string> values_;

@@ -1,6 +1,7 @@
 // glassllm bench [--runs N] [--warmup N] [--batch B] [--ctx N] [--dtype f32|f64] [--seed S] [--weights W]
-// Single-threaded wall-clock timings of the default model (or W), median over
-// N runs after the warm-up runs:
+//                [model flags: --blocks --d --heads --norm --norm-kind --no-residual --eps --init-scale]
+// Single-threaded wall-clock timings of the default model (or the model the
+// flags describe, or W), median over N runs after the warm-up runs:
 //   forward 1 x ctx        inference forward (no graph recorded)
 //   fwd+bwd B x ctx        forward with graph + mean next-byte cross-entropy + backward
 //   train step B x ctx     zero_grad + fwd+bwd + AdamW update (lr 1e-3)
@@ -16,6 +17,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load_model.h"
+#include "cli/model_flags.h"
 #include "glass/tensor/autograd.h"
 #include "glass/train/adamw.h"
 
@@ -43,7 +45,7 @@ void time_it(const char* name, int64_t warmup, int64_t runs, const std::function
 }  // namespace
 
 int run_bench(const Argv& argv) {
-  const Args args(argv, {"runs", "warmup", "batch", "ctx", "dtype", "seed", "weights"});
+  const Args args(argv, with_model_flags({"runs", "warmup", "batch", "seed", "weights"}), kModelSwitches);
   const int64_t runs = args.integer("runs", 10, 1, 100000);
   const int64_t warmup = args.integer("warmup", 2, 0, 100000);
   const int64_t batch = args.integer("batch", 16, 1, 4096);
@@ -52,11 +54,10 @@ int run_bench(const Argv& argv) {
 
   std::unique_ptr<nn::Model> model;
   if (auto w = args.text_or("weights")) {
+    refuse_model_flags(args, "--weights (the file's own config is used)", {"ctx", "dtype"});
     model = load_model(*w, dtype);
   } else {
-    nn::Config cfg;
-    cfg.dtype = dtype;
-    model = std::make_unique<nn::Model>(cfg, seed);
+    model = std::make_unique<nn::Model>(config_from_flags(args), seed);
   }
   const int64_t ctx = args.integer("ctx", model->config().context, 2, model->config().context);
 
@@ -66,9 +67,10 @@ int run_bench(const Argv& argv) {
   for (auto& b : one) b = byte(rng);
   for (auto& b : many) b = byte(rng);
 
-  std::printf("glassllm bench: default model, %s, 1 thread, forward 1 x %lld, training step %lld x %lld, "
+  std::printf("glassllm bench: %s, %s, 1 thread, forward 1 x %lld, training step %lld x %lld, "
               "%lld warm-up + %lld timed runs\n",
-              std::string(dtype_name(dtype)).c_str(), static_cast<long long>(ctx), static_cast<long long>(batch),
+              describe_config(model->config()).c_str(), std::string(dtype_name(dtype)).c_str(),
+              static_cast<long long>(ctx), static_cast<long long>(batch),
               static_cast<long long>(ctx), static_cast<long long>(warmup), static_cast<long long>(runs));
 
   const std::string n1 = std::to_string(ctx), nb = std::to_string(batch) + "x" + std::to_string(ctx);

@@ -16,10 +16,15 @@ commands:
   info      --weights W
   inspect   --weights W --text T [--eps E] [--dtype f32|f64] [--json OUT]
   generate  --weights W --prompt P [--tokens N] [--temperature T] [--seed S]
-  train     --text FILE --out W [--steps N] [--batch B] [--ctx N] [--lr LR] [--seed S]
-            [--resume W.ckpt] [--warmup N] [--eval-every N] [--clip C]
-  init      --out W [--seed S] [--dtype f32|f64]
-  bench     [--runs N] [--warmup N] [--batch B] [--ctx N] [--dtype f32|f64] [--seed S] [--weights W]
+  train     --text FILE --out W [--steps N] [--batch B] [--lr LR] [--seed S] [--resume W.ckpt]
+            [--warmup N] [--eval-every N] [--clip C] [--log-json LOG] [model flags]
+  init      --out W [--seed S] [model flags]
+  bench     [--runs N] [--warmup N] [--batch B] [--seed S] [--weights W [--ctx N] [--dtype D] | model flags]
+
+model flags (the default model without them; inspect, generate and info use the file's own config):
+  --blocks N (1-24, default 4)   --d N (16-256, default 128)   --heads N (divides d, even width; default 4)
+  --ctx N (context, 2-256, default 128)   --norm pre|post|none   --norm-kind rms|layer   --no-residual
+  --eps E (0-1e6, default 1e-6)   --init-scale depth|flat   --dtype f32|f64
 )";
 
 }  // namespace

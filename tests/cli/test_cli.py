@@ -7,10 +7,13 @@ The binary defaults to $GLASSLLM, else build/native/glassllm (the native preset)
 Every command runs in a fresh temporary directory. Checks: info, inspect (text
 and --json), generate (a seed fixes the output), train (+ --resume), and every
 bad argument: each must exit non-zero (2 for usage, 1 for other errors) with a
-message naming the problem, and never die from a signal.
+message naming the problem, and never die from a signal. Issue 11: the model
+flags (variants) on init/train/bench, the config each file carries, --log-json,
+and the default model's bits against tests/cli/golden_default_model.json.
 Ends with one line "N passed, M failed" and exits 1 if anything failed.
 Standard library only.
 """
+import hashlib
 import json
 import math
 import os
@@ -83,6 +86,25 @@ def tensor_row(path, name, row, width):
         entry = json.loads(f.read(n))[name]
         f.seek(8 + n + entry["data_offsets"][0] + 4 * row * width)
         return list(struct.unpack(f"<{width}f", f.read(4 * width)))
+
+
+def tensor_sha(path):
+    """sha256 over a safetensors file's tensors in name order (name, dtype, shape, data), metadata left out."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    (n,) = struct.unpack("<Q", blob[:8])
+    header = json.loads(blob[8:8 + n])
+    h = hashlib.sha256()
+    for name in sorted(k for k in header if k != "__metadata__"):
+        e = header[name]
+        b, en = e["data_offsets"]
+        h.update(name.encode() + json.dumps([e["dtype"], e["shape"]]).encode() + blob[8 + n + b: 8 + n + en])
+    return h.hexdigest()
+
+
+def file_sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def load_strict_json(path):
@@ -261,6 +283,149 @@ def main():
         expect_fail("train on a missing text", ["train", "--text", os.path.join(tmp, "nope.txt"), "--out", OUT], 1,
                     "cannot open", "nope.txt")
 
+        # ------------------------------------------------------------ the default model's bits (issue 11)
+        print("default model, bit for bit")
+        with open(os.path.join(ROOT, "tests", "cli", "golden_default_model.json")) as f:
+            golden = json.load(f)
+        shipped = os.path.join(ROOT, "public", "weights", "glass-kjv.safetensors")
+        for dt in ("f32", "f64"):
+            JG = os.path.join(tmp, f"golden_{dt}.json")
+            expect_ok(f"inspect the shipped weights ({dt})",
+                      ["inspect", "--weights", shipped, "--text", golden["kjv_text"], "--dtype", dt, "--json", JG])
+            ok(f"shipped weights, {dt}: loss, every snapshot and gradient bit-identical to before the variants",
+               os.path.isfile(JG) and file_sha(JG) == golden[f"inspect_shipped_{dt}"], JG)
+        for dt, key in (("f32", "init_seed1_f32"), ("f64", "init_seed1_f64")):
+            WG = os.path.join(tmp, f"golden_init_{dt}.safetensors")
+            expect_ok(f"init --seed 1 --dtype {dt}", ["init", "--out", WG, "--seed", "1", "--dtype", dt])
+            ok(f"init --seed 1 ({dt}): the same weights as before the variants",
+               os.path.isfile(WG) and tensor_sha(WG) == golden[key])
+        for ctx, steps, key in (("16", "3", "train_ctx16_3_steps"), ("128", "2", "train_ctx128_2_steps")):
+            WG = os.path.join(tmp, f"golden_train_{ctx}.safetensors")
+            expect_ok(f"train --ctx {ctx} --steps {steps}",
+                      ["train", "--text", T, "--out", WG, "--steps", steps, "--batch", "2", "--ctx", ctx,
+                       "--eval-every", "0", "--seed", "1"])
+            ok(f"train --ctx {ctx}: the same trained weights as before the variants",
+               os.path.isfile(WG) and tensor_sha(WG) == golden[key])
+
+        # ------------------------------------------------------------ variants (issue 11)
+        print("variants")
+        cfg_default = json.loads(header.get("__metadata__", {}).get("glassllm.config", "{}"))
+        ok("init records the default config in the metadata",
+           cfg_default == {"vocab": 256, "context": 128, "d": 128, "blocks": 4, "heads": 4, "hidden": 384, "norm": "pre",
+                           "norm_kind": "rms", "residual": True, "rope_base": 10000.0, "eps": 1e-06,
+                           "init_scale": "depth", "dtype": "float32"}, str(cfg_default))
+        variants = [
+            # flags, snapshots of block 0, what info says of the norms (12 blocks)
+            (["--norm", "post"], ["attn", "sum.attn", "norm.attn", "ffn", "sum.ffn", "norm.ffn"], "RMSNorms: 24"),
+            (["--norm", "none"], ["attn", "resid.attn", "ffn", "resid.ffn"], "norms: 0"),
+            (["--norm-kind", "layer"], ["norm.attn", "attn", "resid.attn", "norm.ffn", "ffn", "resid.ffn"], "LayerNorms: 25"),
+            (["--no-residual"], ["norm.attn", "attn", "norm.ffn", "ffn"], "RMSNorms: 25"),
+            (["--norm", "post", "--norm-kind", "layer", "--no-residual"], ["attn", "norm.attn", "ffn", "norm.ffn"], "LayerNorms: 24"),
+        ]
+        for flags, block0, norms in variants:
+            name = " ".join(flags)
+            WV = os.path.join(tmp, "variant.safetensors")
+            small = ["--blocks", "12", "--d", "32", "--heads", "2", "--ctx", "64", "--eps", "1e-5"]
+            expect_ok(f"init {name} (12 blocks, d 32)", ["init", "--out", WV, "--seed", "3"] + small + flags)
+            meta = safetensors_header(WV).get("__metadata__", {})
+            cfg = json.loads(meta.get("glassllm.config", "{}"))
+            want_norm = flags[flags.index("--norm") + 1] if "--norm" in flags else "pre"
+            ok(f"{name}: its config in the file", cfg.get("blocks") == 12 and cfg.get("d") == 32 and cfg.get("heads") == 2
+               and cfg.get("context") == 64 and cfg.get("hidden") == 96 and cfg.get("eps") == 1e-5
+               and cfg.get("norm") == want_norm and cfg.get("residual") == ("--no-residual" not in flags)
+               and cfg.get("norm_kind") == ("layer" if "layer" in flags else "rms"), str(cfg))
+            rc, out, _ = expect_ok(f"info {name}", ["info", "--weights", WV])
+            ok(f"info {name}: the file's own config and {norms}",
+               "blocks 12" in out and "d 32" in out and "context 64" in out and f"norm {want_norm}" in out and norms in out
+               and len(re.findall(r"^\s*blocks\.\d+\s+\d+\s*$", out, re.M)) == 12, out)
+            JV = os.path.join(tmp, "variant.json")
+            rc, out, _ = expect_ok(f"inspect {name}", ["inspect", "--weights", WV, "--text", "variants!", "--json", JV])
+            js = load_strict_json(JV) or {}
+            got = [k[len("blocks.0."):] for k in js.get("snapshots", {}) if k.startswith("blocks.0.")]
+            ok(f"inspect {name}: block 0's snapshots are named for what they hold", got == block0, str(got))
+            last = list(js.get("snapshots", {}))[-2:]
+            ok(f"inspect {name}: norm.final only for pre-norm",
+               last == (["norm.final", "logits"] if want_norm == "pre" else ["blocks.11." + block0[-1], "logits"]), str(last))
+            expect_ok(f"generate {name}", ["generate", "--weights", WV, "--prompt", "a", "--tokens", "3", "--seed", "1"])
+
+        # --log-json and a variant trained from the command line
+        LOG = os.path.join(tmp, "log.jsonl")
+        WP = os.path.join(tmp, "post.safetensors")
+        ptrain = ["train", "--text", T, "--out", WP, "--steps", "4", "--batch", "2", "--ctx", "16", "--eval-every", "2",
+                  "--seed", "1", "--blocks", "3", "--d", "32", "--heads", "2", "--norm", "post", "--log-json", LOG]
+        expect_ok("train --norm post --blocks 3 --log-json", ptrain)
+        lines = open(LOG).read().splitlines() if os.path.isfile(LOG) else []
+        rows = [json.loads(x) for x in lines] if lines else []
+        ok("--log-json: one line per step", [r.get("step") for r in rows] == [1, 2, 3, 4], str(lines[:2]))
+        ok("--log-json: loss, lr, grad_norm and 3 block gradient norms per line",
+           all(isinstance(r.get("loss"), float) and isinstance(r.get("lr"), float) and isinstance(r.get("grad_norm"), float)
+               and len(r.get("block_grad_norms", [])) == 3 and all(g > 0 for g in r["block_grad_norms"]) for r in rows), str(rows[:1]))
+        ok("--log-json: the blocks' norms are part of the global norm (before clipping)",
+           all(math.sqrt(sum(g * g for g in r["block_grad_norms"])) <= r["grad_norm"] * (1 + 1e-12) for r in rows), str(rows[:1]))
+        ok("--log-json: val_loss on evaluation steps only", [("val_loss" in r) for r in rows] == [False, True, False, True], str(rows))
+        pmeta = json.loads(safetensors_header(WP).get("__metadata__", {}).get("glassllm.config", "{}")) if os.path.isfile(WP) else {}
+        ok("train --norm post: the weights say post-norm, 3 blocks, context 16",
+           pmeta.get("norm") == "post" and pmeta.get("blocks") == 3 and pmeta.get("context") == 16, str(pmeta))
+        expect_ok("train --resume with the same model flags", ptrain[:6] + ["6"] + ptrain[7:] + ["--resume", WP + ".ckpt"])
+        ok("--log-json: a resumed run appends", len(open(LOG).read().splitlines()) == 6)
+        pre_flags = [a for a in ptrain if a not in ("--norm", "post")]
+        expect_fail("train --resume of a post-norm checkpoint as pre-norm", pre_flags[:6] + ["6"] + pre_flags[7:] + ["--resume", WP + ".ckpt"],
+                    1, "another model", "norm")
+        expect_fail("train --log-json into a missing directory", ["train", "--text", T, "--out", OUT, "--steps", "1", "--ctx", "16",
+                                                               "--log-json", os.path.join(tmp, "no", "log.jsonl")], 1, "cannot open")
+        W64v = os.path.join(tmp, "variant64.safetensors")
+        expect_ok("train --dtype f64", ["train", "--text", T, "--out", W64v, "--steps", "2", "--batch", "2", "--ctx", "16",
+                                        "--eval-every", "0", "--d", "16", "--blocks", "1", "--dtype", "f64"])
+        ok("train --dtype f64 writes float64 weights",
+           os.path.isfile(W64v) and all(v["dtype"] == "F64" for k, v in safetensors_header(W64v).items() if k != "__metadata__"))
+
+        # a config that does not match the tensors, and an out-of-range one
+        with open(W, "rb") as f:
+            blob = f.read()
+        (n,) = struct.unpack("<Q", blob[:8])
+        hdr = json.loads(blob[8:8 + n])
+
+        def with_meta(path, cfg_text):
+            h = dict(hdr)
+            h["__metadata__"] = {"glassllm.config": cfg_text}
+            text = json.dumps(h, separators=(",", ":")).encode()
+            text += b" " * (-len(text) % 8)
+            with open(path, "wb") as f:
+                f.write(struct.pack("<Q", len(text)) + text + blob[8 + n:])
+            return path
+
+        lie = dict(cfg_default, d=64)
+        expect_fail("info: a config that says d 64 on d 128 tensors", ["info", "--weights", with_meta(os.path.join(tmp, "lie.safetensors"), json.dumps(lie))],
+                    1, "config says vocab 256, d 64", "tok_emb.weight")
+        expect_fail("info: a config with blocks 30", ["info", "--weights", with_meta(os.path.join(tmp, "b30.safetensors"), json.dumps(dict(cfg_default, blocks=30)))],
+                    1, "blocks must be between 1 and 24")
+        expect_fail("inspect: a config saying layer norms on RMSNorm tensors",
+                    ["inspect", "--weights", with_meta(os.path.join(tmp, "ln.safetensors"), json.dumps(dict(cfg_default, norm_kind="layer"))), "--text", "ab"],
+                    1, "missing tensor", "beta")
+        NOMETA = with_meta(os.path.join(tmp, "nometa.safetensors"), "{}")
+        rc, out, _ = expect_ok("info: a config of {} is the default model", ["info", "--weights", NOMETA])
+        ok("info: {} reads as pre-norm RMSNorm with residuals", "norm pre" in out and "residual on" in out and "RMSNorms: 9" in out, out)
+
+        # range errors are usage errors naming the flag and its range
+        I = ["init", "--out", os.path.join(tmp, "x.safetensors")]
+        for flag, value, *frags in [("--blocks", "0", "between 1 and 24"), ("--blocks", "25", "between 1 and 24"),
+                                    ("--d", "8", "between 16 and 256"), ("--d", "512", "between 16 and 256"),
+                                    ("--ctx", "1", "between 2 and 256"), ("--ctx", "300", "between 2 and 256"),
+                                    ("--heads", "0", "between 1 and 128"), ("--heads", "3", "divide --d"),
+                                    ("--heads", "128", "even"), ("--eps", "-1", "between 0"), ("--eps", "nan", "finite"),
+                                    ("--norm", "middle", "\"middle\"", "pre, post, none"), ("--norm-kind", "batch", "rms, layer"),
+                                    ("--init-scale", "deep", "depth, flat"), ("--dtype", "f16", "f16")]:
+            expect_fail(f"init {flag} {value}", I + [flag, value], 2, flag, *frags)
+        expect_fail("train --blocks 99", ["train", "--text", T, "--out", OUT, "--blocks", "99"], 2, "--blocks", "between 1 and 24")
+        expect_fail("--no-residual given twice", I + ["--no-residual", "--no-residual"], 2, "given twice")
+        expect_fail("--no-residual takes no value", I + ["--no-residual", "yes"], 2, "unexpected argument 'yes'")
+        expect_fail("info takes no model flags", ["info", "--weights", W, "--blocks", "2"], 2, "unknown flag '--blocks'")
+        expect_fail("bench --weights with --norm", ["bench", "--weights", W, "--norm", "post", "--runs", "1"], 2,
+                    "--norm cannot be used with --weights")
+        rc, out, _ = expect_ok("bench of a variant", ["bench", "--blocks", "2", "--d", "32", "--heads", "2", "--ctx", "16",
+                                                      "--norm", "post", "--runs", "1", "--warmup", "0", "--batch", "2"])
+        ok("bench names the model it timed", "2 blocks, d 32, 2 heads, post-norm RMSNorm, residuals" in out, out[:300])
+
         # ------------------------------------------------------------ bad arguments
         print("bad arguments")
         TRUNC = os.path.join(tmp, "truncated.safetensors")
@@ -291,7 +456,8 @@ def main():
         for bad_steps in ["abc", "1.5", "", "3x", "0", "-4", "99999999999999999999999"]:
             expect_fail(f"train --steps {bad_steps!r}", ["train", "--text", T, "--out", OUT, "--steps", bad_steps], 2, "--steps")
         expect_fail("train --ctx 1", ["train", "--text", T, "--out", OUT, "--ctx", "1"], 2, "--ctx", "between")
-        expect_fail("train --ctx 129 (beyond the context)", ["train", "--text", T, "--out", OUT, "--ctx", "129"], 2, "--ctx")
+        expect_fail("train --ctx 257 (beyond the longest context)", ["train", "--text", T, "--out", OUT, "--ctx", "257"], 2,
+                    "--ctx", "between 2 and 256")
         expect_fail("train --lr 0", ["train", "--text", T, "--out", OUT, "--lr", "0"], 2, "--lr")
         expect_fail("train --lr nan", ["train", "--text", T, "--out", OUT, "--lr", "nan"], 2, "--lr", "finite")
         gen = ["generate", "--weights", W, "--prompt", "a"]

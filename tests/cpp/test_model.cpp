@@ -26,7 +26,7 @@ nn::Config tiny(int64_t blocks = 1) {
   nn::Config c;
   c.vocab = 11;
   c.context = 6;
-  c.d = 8;
+  c.d = 16;  // the smallest width a Config allows
   c.blocks = blocks;
   c.heads = 2;
   c.hidden = 12;
@@ -130,18 +130,18 @@ TEST(Model, ParameterCountsFollowTheConfig) {
 TEST(Model, ParameterNamesShapesAndOrder) {
   nn::Config c = tiny(2);
   nn::Model model(c);
-  std::vector<std::pair<std::string, Shape>> want = {{"tok_emb.weight", {11, 8}}};
+  std::vector<std::pair<std::string, Shape>> want = {{"tok_emb.weight", {11, 16}}};
   for (int i = 0; i < 2; ++i) {
     const std::string b = "blocks." + std::to_string(i) + ".";
-    want.push_back({b + "norm_attn.gamma", {8}});
-    for (const char* w : {"wq", "wk", "wv", "wo"}) want.push_back({b + "attn." + w + ".weight", {8, 8}});
-    want.push_back({b + "norm_ffn.gamma", {8}});
-    want.push_back({b + "ffn.w_gate.weight", {12, 8}});
-    want.push_back({b + "ffn.w_up.weight", {12, 8}});
-    want.push_back({b + "ffn.w_down.weight", {8, 12}});
+    want.push_back({b + "norm_attn.gamma", {16}});
+    for (const char* w : {"wq", "wk", "wv", "wo"}) want.push_back({b + "attn." + w + ".weight", {16, 16}});
+    want.push_back({b + "norm_ffn.gamma", {16}});
+    want.push_back({b + "ffn.w_gate.weight", {12, 16}});
+    want.push_back({b + "ffn.w_up.weight", {12, 16}});
+    want.push_back({b + "ffn.w_down.weight", {16, 12}});
   }
-  want.push_back({"norm_final.gamma", {8}});
-  want.push_back({"head.weight", {11, 8}});
+  want.push_back({"norm_final.gamma", {16}});
+  want.push_back({"head.weight", {11, 16}});
   const auto params = model.named_parameters();
   ASSERT_EQ(params.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
@@ -150,17 +150,17 @@ TEST(Model, ParameterNamesShapesAndOrder) {
     EXPECT_EQ(params[i].second.dtype(), DType::f64) << want[i].first;
     EXPECT_TRUE(params[i].second.requires_grad()) << want[i].first;
     if (params[i].first.ends_with(".gamma")) {
-      EXPECT_EQ(params[i].second.to_vector(), std::vector<double>(8, 1.0)) << "gamma starts at 1";
+      EXPECT_EQ(params[i].second.to_vector(), std::vector<double>(16, 1.0)) << "gamma starts at 1";
     }
   }
 }
 
 TEST(Model, ConfigIsValidated) {
   nn::Config c = tiny();
-  c.heads = 3;  // does not divide d = 8
+  c.heads = 3;  // does not divide d = 16
   EXPECT_GLASS_ERROR([&] { nn::Model m(c); }, {"heads"});
   c = tiny();
-  c.heads = 8;  // head width 1: RoPE needs an even width
+  c.heads = 16;  // head width 1: RoPE needs an even width
   EXPECT_GLASS_ERROR([&] { nn::Model m(c); }, {"even"});
   c = tiny();
   c.blocks = 0;
@@ -229,7 +229,7 @@ TEST(Model, SnapshotsOfABatchAndWithoutRecording) {
   const std::vector<int32_t> ids = random_ids(gen, 3 * 5, 11);
   auto out = model.forward(ids, 3, true);
   for (const auto& [name, t] : out.snapshots.items())
-    EXPECT_EQ(t.shape(), name == "logits" ? Shape({3, 5, 11}) : Shape({3, 5, 8})) << name;
+    EXPECT_EQ(t.shape(), name == "logits" ? Shape({3, 5, 11}) : Shape({3, 5, 16})) << name;
   EXPECT_EQ(out.snapshots.items().size(), snapshot_names(2).size());
   auto plain = model.forward(ids, 3);
   EXPECT_TRUE(plain.snapshots.items().empty());
@@ -314,7 +314,7 @@ TEST(ModelGradcheck, EveryParameterElementAgainstFiniteDifferences) {
     EXPECT_TRUE(values_near(analytic, numeric, 1e-8, 1e-5)) << name;
   }
   EXPECT_EQ(checked, model.parameter_count());
-  EXPECT_EQ(checked, 88 + 3 * 8 + 4 * 64 + 3 * 96 + 88);
+  EXPECT_EQ(checked, 176 + 3 * 16 + 4 * 256 + 3 * 192 + 176);
 }
 
 // The loss as a function of the residual stream entering block `from`
@@ -325,11 +325,11 @@ Tensor rest_of_model(const nn::Model& model, const nn::Rope& rope, const Tensor&
   Tensor h = x;
   if (mid) {
     const nn::Block& b = model.blocks[from];
-    h = h + b.ffn(b.norm_ffn(h));
+    h = h + b.ffn((*b.norm_ffn)(h));
     ++from;
   }
   for (size_t i = from; i < model.blocks.size(); ++i) h = model.blocks[i](h, rope, nullptr, "");
-  const Tensor logits = model.head(model.norm_final(h));
+  const Tensor logits = model.head((*model.norm_final)(h));
   const int64_t n = static_cast<int64_t>(ids.size()) / batch;
   std::vector<int32_t> targets;
   for (int64_t b = 0; b < batch; ++b) targets.insert(targets.end(), ids.begin() + b * n + 1, ids.begin() + (b + 1) * n);
@@ -392,10 +392,10 @@ TEST(ModelGradcheck, EmbedGradientIsTheEmbeddingRowsGradient) {
   const std::vector<double> ge = out.snapshots.get("embed").grad().to_vector();
   const std::vector<double> gw = model.tok_emb.weight.grad().to_vector();
   for (size_t t = 0; t < ids.size(); ++t)
-    for (size_t k = 0; k < 8; ++k) EXPECT_NEAR(ge[t * 8 + k], gw[static_cast<size_t>(ids[t]) * 8 + k], 1e-15);
+    for (size_t k = 0; k < 16; ++k) EXPECT_NEAR(ge[t * 16 + k], gw[static_cast<size_t>(ids[t]) * 16 + k], 1e-15);
   // unused bytes get a zero row
   for (int32_t v : {1, 3, 5, 6, 8})
-    for (size_t k = 0; k < 8; ++k) EXPECT_EQ(gw[static_cast<size_t>(v) * 8 + k], 0.0);
+    for (size_t k = 0; k < 16; ++k) EXPECT_EQ(gw[static_cast<size_t>(v) * 16 + k], 0.0);
 }
 
 // ---------------------------------------------------------------- behaviour
@@ -446,11 +446,11 @@ TEST(Model, SetEpsChangesAllNineNormsAndTheOutput) {
   EXPECT_EQ(model.eps(), 0.5);
   int norms = 0;
   for (const nn::Block& b : model.blocks) {
-    EXPECT_EQ(b.norm_attn.eps(), 0.5);
-    EXPECT_EQ(b.norm_ffn.eps(), 0.5);
+    EXPECT_EQ(b.norm_attn->eps(), 0.5);
+    EXPECT_EQ(b.norm_ffn->eps(), 0.5);
     norms += 2;
   }
-  EXPECT_EQ(model.norm_final.eps(), 0.5);
+  EXPECT_EQ(model.norm_final->eps(), 0.5);
   EXPECT_EQ(norms + 1, 9);
   const std::vector<double> after = model.forward(ids, 1).logits.to_vector();
   EXPECT_GT(max_diff(before, after, 256, 0, static_cast<int64_t>(ids.size())), 1e-3);
@@ -458,7 +458,7 @@ TEST(Model, SetEpsChangesAllNineNormsAndTheOutput) {
   EXPECT_GLASS_ERROR([&] { model.set_eps(-1); }, {"eps"});
   EXPECT_GLASS_ERROR([&] { model.set_eps(std::nan("")); }, {"eps"});
   EXPECT_EQ(model.eps(), 0.5);  // a refused value changes nothing
-  EXPECT_EQ(model.blocks[2].norm_ffn.eps(), 0.5);
+  EXPECT_EQ(model.blocks[2].norm_ffn->eps(), 0.5);
 }
 
 TEST(Model, SetEpsIsTheSameAsBuildingWithThatEps) {
@@ -473,7 +473,7 @@ TEST(Model, SetEpsIsTheSameAsBuildingWithThatEps) {
   EXPECT_EQ(a.forward(ids, 1).logits.to_vector(), b.forward(ids, 1).logits.to_vector());
   // and each norm matters: changing only the last one changes the output
   const std::vector<double> base = a.forward(ids, 1).logits.to_vector();
-  a.norm_final.set_eps(2.0);
+  a.norm_final->set_eps(2.0);
   EXPECT_GT(max_diff(base, a.forward(ids, 1).logits.to_vector(), 11, 0, 6), 1e-6);
 }
 

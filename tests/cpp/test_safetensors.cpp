@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "glass/io/config_json.h"
 #include "glass/io/json.h"
 #include "glass/io/model_weights.h"
 #include "glass/io/safetensors.h"
@@ -311,7 +312,7 @@ nn::Config tiny() {
   nn::Config c;
   c.vocab = 11;
   c.context = 6;
-  c.d = 8;
+  c.d = 16;
   c.blocks = 2;
   c.heads = 2;
   c.hidden = 12;
@@ -338,8 +339,8 @@ TEST(ModelWeights, SaveThenLoadIntoAnotherModel) {
     EXPECT_EQ(t.at(name).shape(), p.shape()) << name;
     EXPECT_EQ(t.at(name).dtype(), DType::f32) << name;
   }
-  EXPECT_EQ(f.metadata.at("heads"), "2");
-  EXPECT_EQ(f.metadata.at("context"), "6");
+  EXPECT_EQ(io::config_from_json(f.metadata.at("glassllm.config")), tiny());
+  EXPECT_EQ(f.metadata.at("format"), "glassllm");
   EXPECT_EQ(f.metadata.at("trained_steps"), "0");
 
   const Tensor handle = b.head.weight;  // loading is in place: handles stay valid
@@ -382,30 +383,32 @@ TEST(ModelWeights, RefusedFilesLeaveTheModelUnchanged) {
   };
 
   // missing key (the last one, so a loader that copied as it went would have changed everything else)
-  EXPECT_GLASS_ERROR(load(without("head.weight")), {"weights", "missing tensor \"head.weight\"", "(11, 8)"});
+  EXPECT_GLASS_ERROR(load(without("head.weight")), {"weights", "missing tensor \"head.weight\"", "(11, 16)"});
   EXPECT_TRUE(unchanged(model, before));
 
   // extra key
   io::NamedTensors extra = without("");
-  extra.emplace_back("blocks.2.attn.wq.weight", Tensor::zeros({8, 8}));
+  extra.emplace_back("blocks.2.attn.wq.weight", Tensor::zeros({16, 16}));
   EXPECT_GLASS_ERROR(load(extra), {"unexpected tensor \"blocks.2.attn.wq.weight\""});
   EXPECT_TRUE(unchanged(model, before));
 
   // wrong shape
   io::NamedTensors wrong = without("head.weight");
-  wrong.emplace_back("head.weight", Tensor::zeros({8, 11}));
-  EXPECT_GLASS_ERROR(load(wrong), {"\"head.weight\"", "shape (8, 11)", "expected (11, 8)"});
+  wrong.emplace_back("head.weight", Tensor::zeros({16, 11}));
+  EXPECT_GLASS_ERROR(load(wrong), {"\"head.weight\"", "shape (16, 11)", "expected (11, 16)"});
   EXPECT_TRUE(unchanged(model, before));
   wrong = without("norm_final.gamma");
-  wrong.emplace_back("norm_final.gamma", Tensor::ones({1, 8}));
-  EXPECT_GLASS_ERROR(load(wrong), {"\"norm_final.gamma\"", "shape (1, 8)", "expected (8,)"});
+  wrong.emplace_back("norm_final.gamma", Tensor::ones({1, 16}));
+  EXPECT_GLASS_ERROR(load(wrong), {"\"norm_final.gamma\"", "shape (1, 16)", "expected (16,)"});
   EXPECT_TRUE(unchanged(model, before));
 
   // a weights file of another configuration
   nn::Config wider = tiny();
-  wider.d = 16;
+  wider.d = 32;
   nn::Model other(wider, 7);
-  EXPECT_GLASS_ERROR([&] { io::load_weights(model, io::save_weights(other)); }, {"shape", "expected"});
+  EXPECT_GLASS_ERROR([&] { io::load_weights(model, io::save_weights(other)); }, {"differs", "d: 32 vs 16"});
+  EXPECT_TRUE(unchanged(model, before));
+  EXPECT_GLASS_ERROR([&] { io::load_weights(model, other.named_parameters()); }, {"shape", "expected"});
   EXPECT_TRUE(unchanged(model, before));
 
   // duplicate names (the in-memory overload: a file cannot hold them, its JSON refuses)
@@ -434,7 +437,7 @@ TEST(ModelWeights, ConfigFromWeights) {
   nn::Model model(tiny(), 8);
   const nn::Config c = io::config_from_weights(io::save_weights(model));
   EXPECT_EQ(c.vocab, 11);
-  EXPECT_EQ(c.d, 8);
+  EXPECT_EQ(c.d, 16);
   EXPECT_EQ(c.blocks, 2);
   EXPECT_EQ(c.hidden, 12);
   EXPECT_EQ(c.heads, 2);  // from metadata
@@ -450,7 +453,7 @@ TEST(ModelWeights, ConfigFromWeights) {
   EXPECT_EQ(d.heads, 4);
   EXPECT_EQ(d.context, 128);
 
-  // no metadata: heads and context take the defaults (4 heads: d 8 -> width 2, valid)
+  // no metadata: heads and context take the defaults (4 heads: d 16 -> width 4, valid)
   io::NamedTensors plain = model.named_parameters();
   for (auto& named : plain) named.second = named.second.detach();
   const nn::Config p = io::config_from_weights(io::serialize_safetensors(plain));

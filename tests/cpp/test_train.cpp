@@ -318,7 +318,13 @@ TEST(Trainer, RestoreRefusesWhatIsNotItsCheckpoint) {
   wider.d = 32;
   nn::Model big(wider, 3);
   train::Trainer big_trainer(big, corpus, tiny_options(4, 3));
-  EXPECT_GLASS_ERROR([&] { trainer.restore(big_trainer.checkpoint()); }, {"tok_emb.weight", "shape"});
+  // (the config in its metadata says so first, naming the field)
+  EXPECT_GLASS_ERROR([&] { trainer.restore(big_trainer.checkpoint()); }, {"another model", "d: 32 vs 16"});
+  // and without that config, the shapes still do
+  io::SafetensorsFile old = io::parse_safetensors(big_trainer.checkpoint());
+  old.metadata.erase("glassllm.config");
+  EXPECT_GLASS_ERROR([&] { trainer.restore(io::serialize_safetensors(old.tensors, old.metadata)); },
+                     {"tok_emb.weight", "shape"});
 
   EXPECT_TRUE(same_weights(weights_of(model), before));  // nothing refused changed the model
   EXPECT_EQ(trainer.step(), 0);

@@ -11,6 +11,10 @@ so a shared misunderstanding would have to be made twice to go unnoticed.
     logits = head(RMSNorm_final(X))                          "logits"
     loss   = mean cross-entropy of the n-1 next-byte predictions (nats)
 
+and its variants (docs/model.md, "Variants"), read from the file's
+"glassllm.config" metadata: post-norm (H = Norm(X + Attn(X)), no final norm),
+no norms, LayerNorm (torch's F.layer_norm) instead of RMSNorm, no residuals.
+
 Run with Debian's interpreter, /usr/bin/python3 (python3-torch, python3-numpy).
 
     /usr/bin/python3 tests/reference/torch_model.py WEIGHTS TEXT [--eps E] [--dtype f32|f64] [--json OUT]
@@ -94,13 +98,27 @@ def write_safetensors(path, tensors, metadata=None):
 
 
 # ---------------------------------------------------------------- the model
+CONFIG_KEY = "glassllm.config"  # metadata key of the model's config, a JSON object as text
+
+
 class Config:
-    def __init__(self, vocab=256, context=128, d=128, blocks=4, heads=4, hidden=384, eps=1e-6, rope_base=10000.0):
+    def __init__(self, vocab=256, context=128, d=128, blocks=4, heads=4, hidden=384, eps=1e-6, rope_base=10000.0,
+                 norm="pre", norm_kind="rms", residual=True):
         self.vocab, self.context, self.d, self.blocks = vocab, context, d, blocks
         self.heads, self.hidden, self.eps, self.rope_base = heads, hidden, eps, rope_base
+        self.norm, self.norm_kind, self.residual = norm, norm_kind, residual
 
     @staticmethod
     def from_weights(tensors, metadata):
+        if CONFIG_KEY in metadata:  # every field the model needs; init_scale and dtype do not change its function
+            j = json.loads(metadata[CONFIG_KEY])
+            c = Config()
+            for key in ("vocab", "context", "d", "blocks", "heads", "hidden", "eps", "rope_base", "norm", "norm_kind",
+                        "residual"):
+                if key in j:
+                    setattr(c, key, j[key])
+            return c
+        # files without a config: the default architecture, sizes from the shapes
         vocab, d = tensors["tok_emb.weight"].shape
         blocks = 0
         while ("blocks.%d.attn.wq.weight" % blocks) in tensors:
@@ -110,26 +128,50 @@ class Config:
                       heads=int(metadata.get("heads", 4)), context=int(metadata.get("context", 128)),
                       rope_base=float(metadata.get("rope_base", 10000.0)))
 
+    def to_json(self):
+        return json.dumps({k: getattr(self, k) for k in ("vocab", "context", "d", "blocks", "heads", "hidden", "norm",
+                                                          "norm_kind", "residual", "rope_base", "eps")})
+
+
+def norm_names(cfg, prefix):
+    if cfg.norm == "none":
+        return []
+    return [prefix + "gamma"] + ([prefix + "beta"] if cfg.norm_kind == "layer" else [])
+
 
 def parameter_names(cfg):
     names = ["tok_emb.weight"]
     for i in range(cfg.blocks):
         p = "blocks.%d." % i
-        names += [p + "norm_attn.gamma"] + [p + "attn.%s.weight" % w for w in ("wq", "wk", "wv", "wo")]
-        names += [p + "norm_ffn.gamma"] + [p + "ffn.%s.weight" % w for w in ("w_gate", "w_up", "w_down")]
-    return names + ["norm_final.gamma", "head.weight"]
+        names += norm_names(cfg, p + "norm_attn.") + [p + "attn.%s.weight" % w for w in ("wq", "wk", "wv", "wo")]
+        names += norm_names(cfg, p + "norm_ffn.") + [p + "ffn.%s.weight" % w for w in ("w_gate", "w_up", "w_down")]
+    return names + (norm_names(cfg, "norm_final.") if cfg.norm == "pre" else []) + ["head.weight"]
 
 
 def snapshot_names(cfg):
     names = ["embed"]
     for i in range(cfg.blocks):
-        names += ["blocks.%d.%s" % (i, s) for s in ("norm.attn", "attn", "resid.attn", "norm.ffn", "ffn", "resid.ffn")]
-    return names + ["norm.final", "logits"]
+        for s in ("attn", "ffn"):
+            if cfg.norm == "pre":
+                parts = ["norm." + s, s] + (["resid." + s] if cfg.residual else [])
+            elif cfg.norm == "post":
+                parts = [s] + (["sum." + s] if cfg.residual else []) + ["norm." + s]
+            else:
+                parts = [s] + (["resid." + s] if cfg.residual else [])
+            names += ["blocks.%d.%s" % (i, part) for part in parts]
+    return names + (["norm.final"] if cfg.norm == "pre" else []) + ["logits"]
 
 
 def rms_norm(x, gamma, eps):
     # x * rsqrt(mean(x^2) + eps) * gamma, along the last axis only
     return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * gamma
+
+
+def norm(x, P, prefix, cfg):
+    """The config's norm kind with the parameters under prefix ("blocks.0.norm_attn.")."""
+    if cfg.norm_kind == "layer":
+        return F.layer_norm(x, (cfg.d,), P[prefix + "gamma"], P[prefix + "beta"], cfg.eps)
+    return rms_norm(x, P[prefix + "gamma"], cfg.eps)
 
 
 def rope_tables(n, head_dim, base, dtype):
@@ -194,21 +236,38 @@ def forward(P, ids, cfg, snapshots=None):
     rec("embed", x)
     for i in range(cfg.blocks):
         p = "blocks.%d." % i
-        a_in = rms_norm(x, P[p + "norm_attn.gamma"], cfg.eps)
-        rec(p + "norm.attn", a_in)
-        a = attention(a_in, P, p + "attn.", cfg, cos, sin)
-        rec(p + "attn", a)
-        h = x + a
-        rec(p + "resid.attn", h)
-        f_in = rms_norm(h, P[p + "norm_ffn.gamma"], cfg.eps)
-        rec(p + "norm.ffn", f_in)
-        f = swiglu(f_in, P, p + "ffn.")
-        rec(p + "ffn", f)
-        x = h + f
-        rec(p + "resid.ffn", x)
-    xf = rms_norm(x, P["norm_final.gamma"], cfg.eps)
-    rec("norm.final", xf)
-    logits = F.linear(xf, P["head.weight"])
+        branches = (("attn", lambda t: attention(t, P, p + "attn.", cfg, cos, sin)),
+                    ("ffn", lambda t: swiglu(t, P, p + "ffn.")))
+        for s, branch in branches:
+            norm_prefix = p + "norm_%s." % s
+            if cfg.norm == "pre":          # X + F(Norm(X))
+                n_in = norm(x, P, norm_prefix, cfg)
+                rec(p + "norm." + s, n_in)
+                f = branch(n_in)
+                rec(p + s, f)
+                if cfg.residual:
+                    f = x + f
+                    rec(p + "resid." + s, f)
+                x = f
+            elif cfg.norm == "post":       # Norm(X + F(X)), the 2017 Transformer
+                f = branch(x)
+                rec(p + s, f)
+                if cfg.residual:
+                    f = x + f
+                    rec(p + "sum." + s, f)
+                x = norm(f, P, norm_prefix, cfg)
+                rec(p + "norm." + s, x)
+            else:                          # X + F(X)
+                f = branch(x)
+                rec(p + s, f)
+                if cfg.residual:
+                    f = x + f
+                    rec(p + "resid." + s, f)
+                x = f
+    if cfg.norm == "pre":
+        x = norm(x, P, "norm_final.", cfg)
+        rec("norm.final", x)
+    logits = F.linear(x, P["head.weight"])
     rec("logits", logits)
     loss = None
     if n >= 2:

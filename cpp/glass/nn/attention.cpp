@@ -9,9 +9,12 @@ namespace glass::nn {
 namespace {
 // GPT-2's initialisation: 0.02, and the projections that write into the
 // residual stream scaled down by sqrt(2 * blocks) so the stream's variance
-// does not grow with depth.
+// does not grow with depth (InitScale::flat leaves them at 0.02).
 constexpr double kInitStd = 0.02;
-double residual_std(const Config& cfg) { return kInitStd / std::sqrt(2.0 * static_cast<double>(cfg.blocks)); }
+double residual_std(const Config& cfg) {
+  if (cfg.init_scale == InitScale::flat) return kInitStd;
+  return kInitStd / std::sqrt(2.0 * static_cast<double>(cfg.blocks));
+}
 
 }  // namespace
 

@@ -3,22 +3,58 @@
 #include <cmath>
 
 #include "glass/tensor/error.h"
+#include "glass/tensor/shape.h"
 
 namespace glass::nn {
+
+std::string_view placement_name(NormPlacement p) {
+  return p == NormPlacement::pre ? "pre" : p == NormPlacement::post ? "post" : "none";
+}
+std::string_view norm_kind_name(NormKind k) { return k == NormKind::rms ? "rms" : "layer"; }
+std::string_view init_scale_name(InitScale s) { return s == InitScale::depth ? "depth" : "flat"; }
+
+namespace {
+[[noreturn]] void unknown(const char* what, std::string_view name, const char* allowed) {
+  throw Error(std::string("Config: unknown ") + what + " \"" + std::string(name) + "\" (allowed: " + allowed + ")");
+}
+}  // namespace
+
+NormPlacement parse_placement(std::string_view name) {
+  if (name == "pre") return NormPlacement::pre;
+  if (name == "post") return NormPlacement::post;
+  if (name == "none") return NormPlacement::none;
+  unknown("norm placement", name, "pre, post, none");
+}
+
+NormKind parse_norm_kind(std::string_view name) {
+  if (name == "rms") return NormKind::rms;
+  if (name == "layer") return NormKind::layer;
+  unknown("norm kind", name, "rms, layer");
+}
+
+InitScale parse_init_scale(std::string_view name) {
+  if (name == "depth") return InitScale::depth;
+  if (name == "flat") return InitScale::flat;
+  unknown("init scale", name, "depth, flat");
+}
 
 void Config::validate() const {
   auto need = [](bool ok, const std::string& what) {
     if (!ok) throw Error("Config: " + what);
   };
-  need(vocab > 0, "vocab must be positive, got " + std::to_string(vocab));
-  need(context > 1, "context must be at least 2, got " + std::to_string(context));
-  need(d > 0, "d must be positive, got " + std::to_string(d));
-  need(blocks > 0, "blocks must be positive, got " + std::to_string(blocks));
+  auto in = [&](const char* field, int64_t v, Range r) {
+    need(v >= r.min && v <= r.max, std::string(field) + " must be between " + std::to_string(r.min) + " and " +
+                                       std::to_string(r.max) + ", got " + std::to_string(v));
+  };
+  in("vocab", vocab, kVocabRange);
+  in("context", context, kContextRange);
+  in("d", d, kDRange);
+  in("blocks", blocks, kBlocksRange);
   need(heads > 0 && d % heads == 0, "heads must divide d: d = " + std::to_string(d) + ", heads = " + std::to_string(heads));
   need(head_dim() % 2 == 0, "head width d / heads must be even for RoPE, got " + std::to_string(head_dim()));
-  need(hidden > 0, "hidden must be positive, got " + std::to_string(hidden));
-  need(std::isfinite(eps) && eps >= 0, "eps must be finite and >= 0");
-  need(std::isfinite(rope_base) && rope_base > 1, "rope_base must be finite and > 1");
+  in("hidden", hidden, kHiddenRange);
+  need(std::isfinite(eps) && eps >= 0, "eps must be finite and >= 0, got " + format_scalar(eps));
+  need(std::isfinite(rope_base) && rope_base > 1, "rope_base must be finite and > 1, got " + format_scalar(rope_base));
 }
 
 }  // namespace glass::nn

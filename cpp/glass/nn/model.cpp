@@ -24,27 +24,62 @@ std::vector<Block> make_blocks(const Config& cfg, Generator& gen) {
 
 // ---------------------------------------------------------------- Block
 
+namespace {
+std::optional<Norm> make_norm(const Config& cfg) {
+  if (cfg.norm == NormPlacement::none) return std::nullopt;
+  return Norm(cfg.norm_kind, cfg.d, cfg.eps, cfg.dtype);
+}
+}  // namespace
+
 Block::Block(const Config& cfg, Generator& gen)
-    : norm_attn(cfg.d, cfg.eps, cfg.dtype), attn(cfg, gen), norm_ffn(cfg.d, cfg.eps, cfg.dtype), ffn(cfg, gen) {}
+    : norm_attn(make_norm(cfg)),
+      attn(cfg, gen),
+      norm_ffn(make_norm(cfg)),
+      ffn(cfg, gen),
+      placement_(cfg.norm),
+      residual_(cfg.residual) {}
 
 void Block::visit(const std::string& prefix, const ParamVisitor& visit) {
-  norm_attn.visit(prefix + "norm_attn.", visit);
+  if (norm_attn) norm_attn->visit(prefix + "norm_attn.", visit);
   attn.visit(prefix + "attn.", visit);
-  norm_ffn.visit(prefix + "norm_ffn.", visit);
+  if (norm_ffn) norm_ffn->visit(prefix + "norm_ffn.", visit);
   ffn.visit(prefix + "ffn.", visit);
 }
 
+// Snapshots are named for what they hold (docs/model.md): "norm.s" is always
+// a norm's output, "resid.s" a residual sum the next sublayer reads, "sum.s" a
+// residual sum a post-norm normalises. The tensor the next sublayer reads is
+// marked as the stream.
 Tensor Block::operator()(const Tensor& x, const Rope& rope, Snapshots* snapshots, const std::string& prefix) const {
-  auto snap = [&](const char* name, const Tensor& t) {
-    if (snapshots) snapshots->add(prefix + name, t);
+  auto snap = [&](const char* name, const Tensor& t, bool stream = false) {
+    if (snapshots) snapshots->add(prefix + name, t, stream);
     return t;
   };
-  const Tensor a_in = snap("norm.attn", norm_attn(x));  // (B, n, d)
-  const Tensor a = snap("attn", attn(a_in, rope));      // (B, n, d)
-  const Tensor h = snap("resid.attn", x + a);           // (B, n, d)
-  const Tensor f_in = snap("norm.ffn", norm_ffn(h));    // (B, n, d)
-  const Tensor f = snap("ffn", ffn(f_in));              // (B, n, d)
-  return snap("resid.ffn", h + f);                      // (B, n, d)
+  const auto attn_branch = [&](const Tensor& in) { return attn(in, rope); };
+  const auto ffn_branch = [&](const Tensor& in) { return ffn(in); };
+  // one sublayer: x (B, n, d) -> the stream after it (B, n, d)
+  auto sublayer = [&](const Tensor& in, const std::optional<Norm>& norm, const auto& branch, const char* norm_name,
+                      const char* branch_name, const char* sum_name) -> Tensor {
+    switch (placement_) {
+      case NormPlacement::pre: {
+        const Tensor f = snap(branch_name, branch(snap(norm_name, (*norm)(in))), !residual_);
+        return residual_ ? snap(sum_name, in + f, true) : f;
+      }
+      case NormPlacement::post: {
+        const Tensor f = snap(branch_name, branch(in));
+        const Tensor s = residual_ ? snap(sum_name, in + f) : f;
+        return snap(norm_name, (*norm)(s), true);
+      }
+      case NormPlacement::none: {
+        const Tensor f = snap(branch_name, branch(in), !residual_);
+        return residual_ ? snap(sum_name, in + f, true) : f;
+      }
+    }
+    throw Error("model: unknown norm placement");
+  };
+  const bool post = placement_ == NormPlacement::post;
+  const Tensor h = sublayer(x, norm_attn, attn_branch, "norm.attn", "attn", post ? "sum.attn" : "resid.attn");
+  return sublayer(h, norm_ffn, ffn_branch, "norm.ffn", "ffn", post ? "sum.ffn" : "resid.ffn");
 }
 
 // ---------------------------------------------------------------- Model
@@ -56,7 +91,7 @@ Model::Model(const Config& cfg, uint64_t seed) : Model(validated(cfg), Generator
 Model::Model(const Config& cfg, Generator&& gen)
     : tok_emb(cfg.vocab, cfg.d, kInitStd, gen, cfg.dtype),
       blocks(make_blocks(cfg, gen)),
-      norm_final(cfg.d, cfg.eps, cfg.dtype),
+      norm_final(cfg.norm == NormPlacement::pre ? make_norm(cfg) : std::nullopt),
       head(cfg.d, cfg.vocab, kInitStd, gen, cfg.dtype),
       cfg_(cfg),
       rope_(cfg.head_dim(), cfg.context, cfg.rope_base, cfg.dtype) {}
@@ -72,12 +107,14 @@ Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, bool r
   Output out;
   Snapshots* snaps = record_snapshots ? &out.snapshots : nullptr;
   Tensor x = tok_emb(ids, {batch, n});  // (B, n, d)
-  if (snaps) snaps->add("embed", x);
+  if (snaps) snaps->add("embed", x, /*stream=*/true);
   for (std::size_t i = 0; i < blocks.size(); ++i)
     x = blocks[i](x, rope_, snaps, "blocks." + std::to_string(i) + ".");
-  const Tensor xf = norm_final(x);  // (B, n, d)
-  if (snaps) snaps->add("norm.final", xf);
-  out.logits = head(xf);  // (B, n, V)
+  if (norm_final) {
+    x = (*norm_final)(x);  // (B, n, d)
+    if (snaps) snaps->add("norm.final", x);
+  }
+  out.logits = head(x);  // (B, n, V)
   if (snaps) snaps->add("logits", out.logits);
   if (n >= 2) {
     // position t predicts byte t + 1: logits[:, :n-1] against ids[:, 1:]
@@ -93,7 +130,7 @@ Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, bool r
 void Model::visit(const ParamVisitor& visit) {
   tok_emb.visit("tok_emb.", visit);
   for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i].visit("blocks." + std::to_string(i) + ".", visit);
-  norm_final.visit("norm_final.", visit);
+  if (norm_final) norm_final->visit("norm_final.", visit);
   head.visit("head.", visit);
 }
 
@@ -105,7 +142,7 @@ std::vector<std::pair<std::string, Tensor>> Model::named_parameters() {
 
 namespace {
 std::string kind_of(const std::string& name) {
-  if (name.ends_with(".gamma")) return "norm";
+  if (name.ends_with(".gamma") || name.ends_with(".beta")) return "norm";
   if (name.starts_with("tok_emb.")) return "embedding";
   if (name.find(".attn.") != std::string::npos) return "attention";
   if (name.find(".ffn.") != std::string::npos) return "ffn";
@@ -143,17 +180,17 @@ int64_t Model::block_parameter_count(int64_t block) {
 
 int64_t Model::norm_count() {
   int64_t count = 0;
-  visit([&](const std::string& name, Tensor&) { count += kind_of(name) == "norm"; });
+  visit([&](const std::string& name, Tensor&) { count += name.ends_with(".gamma"); });  // one gamma per norm
   return count;
 }
 
 void Model::set_eps(double eps) {
   check_eps("Model::set_eps", eps);
   for (Block& b : blocks) {
-    b.norm_attn.set_eps(eps);
-    b.norm_ffn.set_eps(eps);
+    if (b.norm_attn) b.norm_attn->set_eps(eps);
+    if (b.norm_ffn) b.norm_ffn->set_eps(eps);
   }
-  norm_final.set_eps(eps);
+  if (norm_final) norm_final->set_eps(eps);
   cfg_.eps = eps;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The learner's model: a pre-norm decoder over bytes.
+// The learner's model: a decoder over bytes, pre-norm by default.
 //
 //   X  = tok_emb(ids)                                  (B, n, d)   "embed"
 //   for each block i:
@@ -7,14 +7,19 @@
 //     X' = H + SwiGLU(RMSNorm2(H))                                "blocks.i.resid.ffn"
 //   logits = head(RMSNorm_final(X))                    (B, n, V)   "logits"
 //   loss   = mean next-byte cross-entropy over the n - 1 predictions of each row
+//
+// The Config's variants (post-norm, no norms, LayerNorm, no residuals) change
+// the block's formula and its snapshot and parameter names: docs/model.md,
+// "Variants".
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "glass/nn/attention.h"
 #include "glass/nn/config.h"
-#include "glass/nn/rmsnorm.h"
+#include "glass/nn/norm.h"
 #include "glass/nn/snapshots.h"
 
 namespace glass::nn {
@@ -27,10 +32,14 @@ class Block {
   Tensor operator()(const Tensor& x, const Rope& rope, Snapshots* snapshots, const std::string& prefix) const;
   void visit(const std::string& prefix, const ParamVisitor& visit);
 
-  RMSNorm norm_attn;
+  std::optional<Norm> norm_attn;  // none when the config has no norms
   Attention attn;
-  RMSNorm norm_ffn;
+  std::optional<Norm> norm_ffn;
   SwiGLU ffn;
+
+ private:
+  NormPlacement placement_;
+  bool residual_;
 };
 
 // One row of the parameter table: computed by walking the model, never typed in.
@@ -58,9 +67,9 @@ class Model {
   std::vector<ParamGroup> parameter_table();  // by kind, in the order each kind first appears in visit()
   int64_t parameter_count();
   int64_t block_parameter_count(int64_t block);
-  int64_t norm_count();  // RMSNorms in the model (2 per block + the final one)
+  int64_t norm_count();  // norms in the model (pre-norm: 2 per block + the final one)
 
-  // eps of all RMSNorms at once (the page's model-wide slider).
+  // eps of all norms at once (the page's model-wide slider).
   void set_eps(double eps);
   double eps() const { return cfg_.eps; }
   // Casts every parameter (float32 <-> float64); the same model in another dtype.
@@ -72,7 +81,7 @@ class Model {
 
   Embedding tok_emb;
   std::vector<Block> blocks;
-  RMSNorm norm_final;
+  std::optional<Norm> norm_final;  // pre-norm only: post-norm blocks end normalised
   Linear head;
 
  private:

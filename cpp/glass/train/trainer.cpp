@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "glass/io/config_json.h"
 #include "glass/io/model_weights.h"
 #include "glass/io/safetensors.h"
 #include "glass/tensor/autograd.h"
@@ -65,6 +66,7 @@ void Trainer::run(const std::function<void(const Progress&)>& on_step,
       p.loss = loss.item();
       loss.backward();
     }
+    p.block_grad_norms = block_grad_norms(model_);
     p.grad_norm = clip_grad_norm(model_.named_parameters(), opt_.clip);
     p.lr = schedule_.at(step_);
     adamw_.step(p.lr);
@@ -93,6 +95,7 @@ std::vector<uint8_t> Trainer::checkpoint() const {
       {"steps", std::to_string(opt_.steps)},
       {"sampler", std::to_string(sampler_.state())},
       {"seed", std::to_string(opt_.seed)},
+      {io::kConfigKey, io::config_to_json(model_.config())},
   };
   return io::serialize_safetensors(tensors, meta);
 }
@@ -105,6 +108,22 @@ void Trainer::restore(std::span<const uint8_t> bytes) {
     return it->second;
   };
   if (meta("format") != "glassllm-checkpoint") throw Error("checkpoint: not a glassllm checkpoint");
+  // Checkpoints written before configs were recorded are of the default model,
+  // in whatever dtype and sizes their shapes say.
+  nn::Config written = model_.config();
+  if (file.metadata.count(io::kConfigKey)) {
+    try {
+      written = io::config_from_json(meta(io::kConfigKey));
+    } catch (const Error& e) {
+      throw Error(std::string("checkpoint: ") + e.what());
+    }
+  } else {
+    written.norm = nn::Config{}.norm;
+    written.norm_kind = nn::Config{}.norm_kind;
+    written.residual = nn::Config{}.residual;
+  }
+  if (const std::string diff = io::config_difference(written, model_.config(), io::ConfigFields::all); !diff.empty())
+    throw Error("checkpoint: it was written for another model: " + diff + " (checkpoint vs this run)");
   std::map<std::string, Tensor> by_name, moments;
   for (const auto& [name, t] : file.tensors) {
     if (name.starts_with("adamw.")) moments.emplace(name.substr(6), t);
@@ -127,6 +146,25 @@ void Trainer::restore(std::span<const uint8_t> bytes) {
   io::load_weights(model_, weights);  // checked above: cannot fail now
   sampler_.set_state(sampler);
   step_ = step;
+}
+
+std::vector<double> block_grad_norms(nn::Model& model) {
+  std::vector<double> sums(model.blocks.size(), 0.0);
+  for (std::size_t i = 0; i < sums.size(); ++i)
+    model.blocks[i].visit("", [&](const std::string&, Tensor& p) {
+      const Tensor g = p.grad();
+      if (!g.defined()) return;
+      dispatch(g.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        const Tensor c = g.contiguous();
+        const T* x = c.template data<T>();
+        double s = 0;
+        for (int64_t j = 0, n = c.numel(); j < n; ++j) s += static_cast<double>(x[j]) * static_cast<double>(x[j]);
+        sums[i] += s;
+      });
+    });
+  for (double& s : sums) s = std::sqrt(s);
+  return sums;
 }
 
 }  // namespace glass::train

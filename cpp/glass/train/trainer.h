@@ -34,6 +34,7 @@ struct Progress {
   double loss = 0;   // this step's training loss
   double lr = 0;
   double grad_norm = 0;  // before clipping
+  std::vector<double> block_grad_norms;  // per block, over its parameters, before clipping
   double tokens_per_second = 0;
   double eta_seconds = 0;
   std::optional<double> val_loss;  // set on evaluation steps
@@ -50,8 +51,8 @@ class Trainer {
   // Mean loss over the validation windows, without recording a graph.
   double validation_loss() const;
 
-  std::vector<uint8_t> checkpoint() const;           // safetensors bytes
-  void restore(std::span<const uint8_t> checkpoint);  // refuses a mismatched model or options
+  std::vector<uint8_t> checkpoint() const;           // safetensors bytes, with the model's config
+  void restore(std::span<const uint8_t> checkpoint);  // refuses a mismatched model (any config field) or options
   int64_t step() const { return step_; }
 
  private:
@@ -63,5 +64,9 @@ class Trainer {
   Generator sampler_;
   int64_t step_ = 0;
 };
+
+// The global L2 norm of the gradients of each block's parameters
+// ("blocks.i." names), block by block; 0 for a block without gradients.
+std::vector<double> block_grad_norms(nn::Model& model);
 
 }  // namespace glass::train

@@ -153,7 +153,7 @@ TEST(Variants, DefaultIsTodaysModel) {
   EXPECT_EQ(c.norm_kind, NormKind::rms);
   EXPECT_TRUE(c.residual);
   EXPECT_EQ(c.init_scale, nn::InitScale::depth);
-  EXPECT_EQ(expected_snapshots(c).size(), 27u);  // DESIGN.md's list
+  EXPECT_EQ(expected_snapshots(c).size(), 27u);  // docs/model.md's list
   nn::Model model;
   const auto out = model.forward(std::vector<int32_t>{1, 2, 3}, 1, true);
   EXPECT_EQ(out.snapshots.stream(), (std::vector<std::string>{"embed", "blocks.0.resid.attn", "blocks.0.resid.ffn",

@@ -154,7 +154,7 @@ val run(ModelSession& s, std::string text, bool backward) {
 // A snapshot of the last run (docs/model.md name or TransformerLens alias), or its gradient.
 Tensor last_tensor(ModelSession& s, const std::string& name, bool grad) {
   if (!s.last.logits.defined()) throw Error("model: nothing has run yet");
-  const Tensor& t = s.last.snapshots.get(name)  // resolves the TransformerLens aliases for every variant;
+  const Tensor& t = s.last.snapshots.get(name);  // resolves the TransformerLens aliases of every variant
   if (!grad) return t;
   if (!t.grad().defined()) throw Error("model: \"" + name + "\" has no gradient (run with backward first)");
   return t.grad();

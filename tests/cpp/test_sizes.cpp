@@ -304,7 +304,8 @@ TEST(SizesAtTheCap, ViewsAndEmptyTensorsAtTheCapAreAccepted) {
   const std::vector<std::pair<Shape, Shape>> at_and_past = {{{0, cap}, {0, cap + 1}},
                                                             {{cap, 0}, {cap + 1, 0}},
                                                             {{cap / 2, 0, 2}, {cap / 2 + 1, 0, 2}}};
-  for (const auto& [at, past] : at_and_past) {
+  for (const auto& at_past : at_and_past) {
+    const Shape &at = at_past.first, &past = at_past.second;  // (clang 14 cannot capture a structured binding)
     SCOPED_TRACE(to_string(at));
     const Tensor z = Tensor::zeros(at);
     EXPECT_EQ(z.numel(), 0);
@@ -480,7 +481,8 @@ TEST(SizesEdges, AnEmptyInnerSizeMultipliesToZerosNotADivisionByZero) {
   EXPECT_EQ(l.shape(), (Shape{2, 3, 4}));
   EXPECT_EQ(l.to_vector(), std::vector<double>(24, 0.0));
   // and their gradients (whose reshapes cannot infer a -1 next to a 0), for k = 0 and n = 0
-  for (const auto& [xs, ws] : std::vector<std::pair<Shape, Shape>>{{{2, 3, 0}, {4, 0}}, {{2, 3, 4}, {0, 4}}}) {
+  for (const auto& shapes : std::vector<std::pair<Shape, Shape>>{{{2, 3, 0}, {4, 0}}, {{2, 3, 4}, {0, 4}}}) {
+    const Shape &xs = shapes.first, &ws = shapes.second;
     SCOPED_TRACE(to_string(xs) + " and " + to_string(ws));
     Tensor a = Tensor::ones(xs).set_requires_grad(), w = Tensor::ones(ws).set_requires_grad();
     sum(linear(a, w)).backward();
@@ -513,8 +515,9 @@ TEST(SizesEdges, ConfigRefusesEveryFieldPastWhatTheCoreCanBuild) {
       {"blocks", &nn::Config::blocks}, {"heads", &nn::Config::heads}, {"hidden", &nn::Config::hidden}};
   std::vector<int64_t> values = huge_sizes();
   values.insert(values.end(), {int64_t{1} << 31, int64_t{1} << 32, int64_t{1} << 40, kInt64Min, -1});
-  for (const auto& [name, field] : fields)
+  for (const auto& name_field : fields)
     for (int64_t v : values) {
+      const auto& [name, field] = name_field;
       nn::Config c;
       c.*field = v;
       SCOPED_TRACE(std::string(name) + " = " + std::to_string(v));

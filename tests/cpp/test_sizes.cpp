@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ struct SizeCase {
   std::string name;  // for the test's name: letters, digits and _
   Shape shape;
 };
+
+// gtest prints a failing case's parameter with these
+void PrintTo(const SizeCase& c, std::ostream* os) { *os << to_string(c.shape); }
 
 std::string size_name(int64_t v) {
   if (v == kInt64Max) return "i64max";
@@ -199,6 +203,8 @@ struct PairCase {
   std::string name;
   Shape a, b;
 };
+
+void PrintTo(const PairCase& c, std::ostream* os) { *os << to_string(c.a) << " and " << to_string(c.b); }
 
 std::vector<PairCase> broadcast_pairs() {
   int64_t just = 2;  // the smallest power of two whose square is past the cap

@@ -287,7 +287,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   switch (in.byte() % 5) {
     case 0: elementwise(in, *a, *b, dtype); break;
     case 1: {
-      std::optional<Operand> c = make(in, related(in, sa), in.dtype(), false);
+      const Shape sc = related(in, sa);  // one read per statement: their order is fixed
+      const DType dc = in.dtype();
+      std::optional<Operand> c = make(in, sc, dc, false);
       if (c) where(in, *c, *a, *b);
       break;
     }

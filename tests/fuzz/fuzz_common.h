@@ -128,10 +128,16 @@ class Input {
 // freed blocks emptied, so memory stays flat over millions of inputs.
 class Session {
  public:
-  explicit Session(Input& in) : cap_(1 + (in.byte() << 8 | in.byte()) % kFuzzCap) {}
+  explicit Session(Input& in) : cap_(decode_cap(in)) {}
   ~Session() { glass::release_cached_storage(); }
 
  private:
+  static int64_t decode_cap(Input& in) {
+    const int64_t high = in.byte();  // two statements: the order of the reads is fixed
+    const int64_t low = in.byte();
+    return 1 + (high << 8 | low) % kFuzzCap;
+  }
+
   glass::LowerElementCap cap_;
 };
 

@@ -24,6 +24,7 @@ APT_PACKAGES=(
   "python3-numpy    py:numpy"
   "libopenblas0     -"
   "chromium         chromium"
+  "libclang-rt-14-dev -"
 )
 
 missing=()

@@ -4,20 +4,22 @@
 #   2. for each preset native, asan, wasm: configure, build, ctest -j2 --output-on-failure
 #   3. cli: the glassllm command line, good and bad arguments (tests/cli/test_cli.py), after native
 #   4. reference: glassllm against the independent PyTorch model (scripts/test_reference.sh)
-#   5. web: the layering checks (tsc for the page and for the worker's side without the DOM,
+#   5. fuzz: each libFuzzer target for a short smoke run (scripts/fuzz.sh, 15 s each;
+#      GLASS_FUZZ_SECONDS changes it), after asan
+#   6. web: the layering checks (tsc for the page and for the worker's side without the DOM,
 #      dependency-cruiser's rules in .dependency-cruiser.cjs, see docs/architecture.md),
 #      then vitest run (tests/web/**, loads the wasm build)
-#   6. e2e: vite build (production dist/), then Playwright in Debian's Chromium (tests/e2e/**)
-# Run a subset with: npm test -- native wasm web   (stages: native cli reference asan wasm web e2e)
+#   7. e2e: vite build (production dist/), then Playwright in Debian's Chromium (tests/e2e/**)
+# Run a subset with: npm test -- native wasm web   (stages: native cli reference asan fuzz wasm web e2e)
 # Ends with one line "tests: N passed, M failed".
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 stages=("$@")
-((${#stages[@]})) || stages=(native cli reference asan wasm web e2e)
+((${#stages[@]})) || stages=(native cli reference asan fuzz wasm web e2e)
 for stage in "${stages[@]}"; do
-  case "$stage" in native | cli | reference | asan | wasm | web | e2e) ;; *) die "unknown stage '$stage' (native cli reference asan wasm web e2e)" ;; esac
+  case "$stage" in native | cli | reference | asan | fuzz | wasm | web | e2e) ;; *) die "unknown stage '$stage' (native cli reference asan fuzz wasm web e2e)" ;; esac
 done
 has_stage() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
@@ -106,11 +108,25 @@ run_reference() {
   [[ -n "$line" ]] || return 1
 }
 
-for stage in native cli reference asan wasm; do
+run_fuzz() {
+  local t0 rc=0 line
+  t0=$(now)
+  current="fuzz"
+  mkdir -p build
+  bash scripts/fuzz.sh "${GLASS_FUZZ_SECONDS:-15}" 2>&1 | tee build/fuzz.log || rc=$?
+  # "fuzz: 3 passed, 0 failed" (a target passes when it ran its time without a crash)
+  line=$(sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' build/fuzz.log | tail -1)
+  if [[ -n "$line" ]]; then add_summary fuzz ${line% *} ${line#* } "$t0"; fi
+  ((rc == 0)) || return "$rc"
+  [[ -n "$line" ]] || return 1
+}
+
+for stage in native cli reference asan fuzz wasm; do
   if ! has_stage "$stage"; then continue; fi
   case "$stage" in
     cli) run_cli ;;
     reference) run_reference ;;
+    fuzz) run_fuzz ;;
     *) run_ctest "$stage" ;;
   esac
 done

@@ -111,16 +111,31 @@ void run_backward(const Tensor& root, const Tensor& upstream, const BackwardOpti
   check_not_freed(*root_node);
   const std::vector<std::shared_ptr<Node>> order = reverse_topological(root_node);
 
+  // Stored gradients (leaves', and retained ones) are written only once every
+  // rule has run: a rule that throws (a broadcast gradient past the size cap,
+  // say) leaves every .grad as it was. Kept per tensor in arrival order, so
+  // they accumulate exactly as if written at once.
+  std::unordered_map<TensorImpl*, std::pair<std::shared_ptr<TensorImpl>, std::vector<Tensor>>> stored;
+  auto store = [&](const std::shared_ptr<TensorImpl>& t, const Tensor& g) {
+    auto& entry = stored[t.get()];
+    entry.first = t;
+    entry.second.push_back(g);
+  };
+
   std::unordered_map<Node*, Tensor> grad_of{{root_node.get(), upstream}};
   for (const std::shared_ptr<Node>& node : order) {
     auto found = grad_of.find(node.get());
     if (found == grad_of.end()) continue;  // nothing flows here (cannot happen for reachable nodes, kept safe)
     const Tensor dout = found->second;
     grad_of.erase(found);
-    if (auto out = node->output.lock(); out && (options.retain_grads || out->retains_grad)) accumulate(out->grad, dout);
+    if (auto out = node->output.lock(); out && (options.retain_grads || out->retains_grad)) store(out, dout);
 
     std::vector<Tensor> dinputs(node->inputs.size());
-    node->backward(dinputs, dout);
+    try {
+      node->backward(dinputs, dout);
+    } catch (const Error& e) {
+      throw Error("backward through '" + node->op + "': " + e.what());
+    }
     for (std::size_t i = 0; i < node->inputs.size(); ++i) {
       const Tensor& in = node->inputs[i];
       if (!in.requires_grad() || !dinputs[i].defined()) continue;
@@ -130,7 +145,7 @@ void run_backward(const Tensor& root, const Tensor& upstream, const BackwardOpti
       if (Node* producer = in.grad_fn().get())
         add_into(grad_of[producer], dinputs[i]);
       else
-        accumulate(in.impl()->grad, dinputs[i]);
+        store(in.impl_ptr(), dinputs[i]);
     }
     if (!options.retain_graph) {
       node->inputs.clear();
@@ -138,6 +153,8 @@ void run_backward(const Tensor& root, const Tensor& upstream, const BackwardOpti
       node->freed = true;
     }
   }
+  for (auto& [key, entry] : stored)
+    for (const Tensor& g : entry.second) accumulate(entry.first->grad, g);
 }
 
 std::vector<GraphNode> trace_graph(const Tensor& root) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "glass/tensor/autograd.h"
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/gemm.h"
 #include "glass/tensor/ops.h"
@@ -30,7 +31,7 @@ Tensor matmul_forward(const Tensor& a_in, const Tensor& b, const Shape& batch, i
   Shape out_shape = batch;
   out_shape.push_back(m);
   out_shape.push_back(n);
-  Tensor out = empty_like_shape(out_shape, a_in.dtype());
+  Tensor out = empty_like_shape(out_shape, a_in.dtype(), "matmul");
   // (B, m, k) @ (k, n): fold the batch into rows, one big gemm
   const bool fold = b.ndim() == 2 && a_in.ndim() > 2;
   const Tensor a = fold ? detail::contiguous_values(a_in) : a_in;
@@ -41,7 +42,8 @@ Tensor matmul_forward(const Tensor& a_in, const Tensor& b, const Shape& batch, i
     T* po = out.mutable_data<T>();
     const int64_t bs_row = b.strides()[b.ndim() - 2], bs_col = b.strides()[b.ndim() - 1];
     if (fold || batch.empty()) {
-      const int64_t rows = fold ? a.numel() / k : m;
+      // folded: every batch element's m rows (not numel / k, which divides by zero when k is 0)
+      const int64_t rows = fold ? numel(batch) * m : m;
       const int64_t as_row = fold ? k : a.strides()[0], as_col = fold ? 1 : a.strides()[1];
       kernels::gemm<T>(rows, n, k, pa + a.offset(), as_row, as_col, pb + b.offset(), bs_row, bs_col, po, n, false);
       return;
@@ -83,11 +85,16 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   const int64_t m = a.shape()[a.ndim() - 2], n = b.shape()[b.ndim() - 1];
   Shape batch;
   try {
-    batch = broadcast_shapes("matmul", batch_of(a), batch_of(b));
+    batch = broadcast_shapes("batch axes", batch_of(a), batch_of(b));
   } catch (const Error& e) {
-    throw Error("matmul: batch axes of " + to_string(a.shape()) + " and " + to_string(b.shape()) +
-                " cannot broadcast (" + e.what() + ")");
+    throw Error("matmul: " + to_string(a.shape()) + " @ " + to_string(b.shape()) + ": " + e.what());
   }
+  Shape out_shape = batch;  // (..., m, n) can outgrow both operands
+  out_shape.push_back(m);
+  out_shape.push_back(n);
+  if (const std::string problem = size_problem(out_shape); !problem.empty())
+    throw Error("matmul: " + to_string(a.shape()) + " @ " + to_string(b.shape()) + " gives shape " +
+                to_string(out_shape) + ", which " + problem);
   Tensor out = matmul_forward(a, b, batch, m, k, n);
   return record(out, "matmul", {a, b},
                 [a = a.detach(), b = b.detach(), need_a = a.requires_grad(), need_b = b.requires_grad()](
@@ -96,8 +103,10 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     if (need_a) d[0] = sum_to(matmul(dout, transpose(b)), a.shape());
     if (!need_b) return;
     if (b.ndim() == 2 && a.ndim() > 2) {  // fold the batch: one (k, rows) @ (rows, n) product
+      // rows spelled out: a -1 cannot be inferred when k or n is 0
       const int64_t kk = a.shape().back(), nn = dout.shape().back();
-      d[1] = matmul(transpose(reshape(a, {-1, kk})), reshape(dout, {-1, nn}));
+      const int64_t rows = numel(Shape(a.shape().begin(), a.shape().end() - 1));
+      d[1] = matmul(transpose(reshape(a, {rows, kk})), reshape(dout, {rows, nn}));
     } else {
       d[1] = sum_to(matmul(transpose(a), dout), b.shape());
     }

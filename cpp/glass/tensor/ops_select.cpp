@@ -4,6 +4,7 @@
 #include <string>
 
 #include "glass/tensor/autograd.h"
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/ids.h"
 #include "glass/tensor/ops.h"
@@ -42,8 +43,7 @@ Tensor select(const Tensor& cond, const Tensor& a, const Tensor& b) {
 namespace detail {
 
 void check_ids(const char* op, std::span<const int32_t> ids, const Shape& ids_shape, int64_t limit, const std::string& what) {
-  check_shape(op, ids_shape);
-  if (static_cast<int64_t>(ids.size()) != numel(ids_shape))
+  if (static_cast<uint64_t>(ids.size()) != static_cast<uint64_t>(checked_numel(op, ids_shape)))
     throw Error(std::string(op) + ": " + std::to_string(ids.size()) + " ids do not fill shape " + to_string(ids_shape));
   for (std::size_t i = 0; i < ids.size(); ++i)
     if (ids[i] < 0 || ids[i] >= limit)
@@ -82,8 +82,9 @@ Tensor embedding(const Tensor& weight, std::span<const int32_t> ids, const Shape
   detail::check_ids("embedding", ids, ids_shape, vocab, "rows of weight " + to_string(weight.shape()));
   Shape shape = ids_shape;
   shape.push_back(width);
+  checked_numel("embedding", shape);  // ids_shape + (width,): more than either input
   const Tensor w = detail::contiguous_values(weight);
-  Tensor out = empty_like_shape(shape, weight.dtype());
+  Tensor out = empty_like_shape(shape, weight.dtype(), "embedding");
   dispatch(w.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* pw = w.data<T>();
@@ -112,6 +113,7 @@ Tensor one_hot(std::span<const int32_t> ids, const Shape& ids_shape, int64_t cla
   detail::check_ids("one_hot", ids, ids_shape, classes, "classes");
   Shape shape = ids_shape;
   shape.push_back(classes);
+  checked_numel("one_hot", shape);  // ids_shape + (classes,)
   Tensor out = Tensor::zeros(shape, dtype);
   dispatch(dtype, [&](auto tag) {
     using T = decltype(tag);

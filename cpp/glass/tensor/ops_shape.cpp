@@ -5,6 +5,7 @@
 #include <string>
 
 #include "glass/tensor/autograd.h"
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/strided.h"
@@ -44,7 +45,6 @@ std::string shape_detail(const Shape& s) { return to_string(s); }
 Tensor reshape(const Tensor& x, const Shape& shape) {
   Shape target = shape;
   int infer = -1;
-  int64_t known = 1;
   for (std::size_t i = 0; i < target.size(); ++i) {
     if (target[i] == -1 && infer < 0) {
       infer = static_cast<int>(i);
@@ -53,15 +53,22 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
     if (target[i] < 0)
       throw Error("reshape: bad target shape " + to_string(shape) + " for " + to_string(x.shape()) +
                   " (sizes must be >= 0, with at most one -1)");
-    known *= target[i];
   }
   if (infer >= 0) {
+    // the product of the known sizes, checked: it must not wrap before it divides
+    int64_t known = 1;
+    try {
+      for (std::size_t i = 0; i < target.size(); ++i)
+        if (static_cast<int>(i) != infer) known = checked_mul("reshape", known, target[i], "the product of the sizes");
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + ", in the target shape " + to_string(shape) + " for " + to_string(x.shape()));
+    }
     if (known == 0 || x.numel() % known != 0)
       throw Error("reshape: cannot infer -1 in " + to_string(shape) + " from " + std::to_string(x.numel()) +
                   " elements of " + to_string(x.shape()));
     target[infer] = x.numel() / known;
   }
-  if (numel(target) != x.numel())
+  if (checked_numel("reshape", target) != x.numel())
     throw Error("reshape: cannot reshape " + to_string(x.shape()) + " (" + std::to_string(x.numel()) +
                 " elements) to " + to_string(shape) + " (" + std::to_string(numel(target)) + " elements)");
   const Tensor c = detail::contiguous_values(x);
@@ -154,9 +161,10 @@ Tensor concat(const std::vector<Tensor>& xs, int axis) {
     if (t.dtype() != first.dtype())
       throw Error("concat: dtypes differ: " + describe(first) + " and " + describe(t) +
                   " (cast one explicitly with .to(...))");
-    shape[ax] += t.shape()[ax];
+    shape[ax] = checked_add("concat", shape[ax], t.shape()[ax], "the size along the axis");
   }
-  Tensor out = empty_like_shape(shape, first.dtype());
+  checked_numel("concat", shape);
+  Tensor out = empty_like_shape(shape, first.dtype(), "concat");
   std::vector<int64_t> starts;
   int64_t at = 0;
   for (const Tensor& t : xs) {

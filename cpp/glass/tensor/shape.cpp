@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 
 namespace glass {
@@ -47,6 +48,10 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
                   std::to_string(da) + " vs " + std::to_string(db) + " (sizes must match or one must be 1)");
     out[i] = da == 1 ? db : da;
   }
+  // the result can be larger than both inputs
+  if (const std::string problem = size_problem(out); !problem.empty())
+    throw Error(std::string(op) + ": shapes " + to_string(a) + " and " + to_string(b) + " broadcast to " +
+                to_string(out) + ", which " + problem);
   return out;
 }
 
@@ -68,9 +73,6 @@ std::string format_scalar(double value) {
   return buf;
 }
 
-void check_shape(const char* op, const Shape& shape) {
-  for (int64_t s : shape)
-    if (s < 0) throw Error(std::string(op) + ": shape " + to_string(shape) + " has a negative size");
-}
+void check_shape(const char* op, const Shape& shape) { checked_numel(op, shape); }
 
 }  // namespace glass

@@ -10,6 +10,9 @@ namespace glass {
 using Shape = std::vector<int64_t>;
 using Strides = std::vector<int64_t>;  // in elements, not bytes
 
+// Plain products, for shapes that passed check_shape / checked_numel (every
+// Tensor's shape did): their counts and strides cannot overflow. A shape from
+// outside (a caller, a file) goes through checked_numel first (checked.h).
 int64_t numel(const Shape& shape);
 Strides contiguous_strides(const Shape& shape);
 std::string to_string(const Shape& shape);  // "(2, 3)"; "()" for a scalar
@@ -25,7 +28,8 @@ int normalize_axis(const char* op, int axis, const Shape& shape);
 // "%g" of a scalar, for messages and graph details: 1e-06, not 0.000001.
 std::string format_scalar(double value);
 
-// Checks every size is >= 0; names `op` and the shape otherwise.
+// Checks every size is >= 0 and the element count is within the cap
+// (checked_numel in checked.h); names `op` and the shape otherwise.
 void check_shape(const char* op, const Shape& shape);
 
 }  // namespace glass

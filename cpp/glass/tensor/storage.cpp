@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 
 namespace glass {
@@ -73,7 +74,7 @@ void release(void* p, std::size_t bytes) {
 }  // namespace
 
 Storage::Storage(DType dtype, int64_t n, Init init)
-    : dtype_(dtype), size_(n), bytes_(static_cast<std::size_t>(n) * dtype_size(dtype)) {
+    : dtype_(dtype), size_(n), bytes_(checked_bytes("storage", n, dtype)) {
   // a zero-element tensor still gets a valid pointer: data() may be asked for
   ptr_ = allocate(bytes_ == 0 ? kAlign : bytes_);
   if (init == Init::zeros) std::memset(ptr_, 0, bytes_);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "glass/tensor/autograd.h"
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/random.h"
@@ -14,10 +15,10 @@ namespace glass {
 // ---------------------------------------------------------------- construction
 
 namespace {
-Tensor allocate(const Shape& shape, DType dtype, Storage::Init init) {
-  check_shape("tensor", shape);
+Tensor allocate(const char* op, const Shape& shape, DType dtype, Storage::Init init) {
+  const int64_t n = checked_numel(op, shape);
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage = std::make_shared<Storage>(dtype, numel(shape), init);
+  impl->storage = std::make_shared<Storage>(dtype, n, init);
   impl->shape = shape;
   impl->strides = contiguous_strides(shape);
   impl->dtype = dtype;
@@ -25,7 +26,9 @@ Tensor allocate(const Shape& shape, DType dtype, Storage::Init init) {
 }
 }  // namespace
 
-Tensor empty_like_shape(const Shape& shape, DType dtype) { return allocate(shape, dtype, Storage::Init::uninitialized); }
+Tensor empty_like_shape(const Shape& shape, DType dtype, const char* op) {
+  return allocate(op, shape, dtype, Storage::Init::uninitialized);
+}
 
 namespace {
 
@@ -47,8 +50,8 @@ void nested_flatten(const Nested& n, std::size_t depth, const Shape& shape, std:
 }
 
 template <class T>
-Tensor filled(const Shape& shape, DType dtype, T&& value_at) {
-  Tensor t = empty_like_shape(shape, dtype);
+Tensor filled(const char* op, const Shape& shape, DType dtype, T&& value_at) {
+  Tensor t = empty_like_shape(shape, dtype, op);
   dispatch(dtype, [&](auto tag) {
     using E = decltype(tag);
     E* p = t.mutable_data<E>();
@@ -67,20 +70,24 @@ Tensor Tensor::of(const Nested& values, DType dtype) {
   return from_vector(flat, shape, dtype);
 }
 
+namespace {
+// values.size() must be the shape's (checked) element count
+void check_fill(const char* op, std::size_t values, const Shape& shape) {
+  const int64_t n = checked_numel(op, shape);
+  if (static_cast<uint64_t>(values) != static_cast<uint64_t>(n))
+    throw Error(std::string(op) + ": " + std::to_string(values) + " values cannot fill shape " + to_string(shape) +
+                " (" + std::to_string(n) + " elements)");
+}
+}  // namespace
+
 Tensor Tensor::from_vector(std::span<const double> values, const Shape& shape, DType dtype) {
-  check_shape("Tensor::from_vector", shape);
-  if (static_cast<int64_t>(values.size()) != glass::numel(shape))
-    throw Error("Tensor::from_vector: " + std::to_string(values.size()) + " values cannot fill shape " +
-                to_string(shape) + " (" + std::to_string(glass::numel(shape)) + " elements)");
-  return filled(shape, dtype, [&](int64_t i) { return values[static_cast<std::size_t>(i)]; });
+  check_fill("Tensor::from_vector", values.size(), shape);
+  return filled("Tensor::from_vector", shape, dtype, [&](int64_t i) { return values[static_cast<std::size_t>(i)]; });
 }
 
 Tensor Tensor::from_f32(std::span<const float> values, const Shape& shape) {
-  check_shape("Tensor::from_f32", shape);
-  if (static_cast<int64_t>(values.size()) != glass::numel(shape))
-    throw Error("Tensor::from_f32: " + std::to_string(values.size()) + " values cannot fill shape " +
-                to_string(shape) + " (" + std::to_string(glass::numel(shape)) + " elements)");
-  return filled(shape, DType::f32, [&](int64_t i) { return values[static_cast<std::size_t>(i)]; });
+  check_fill("Tensor::from_f32", values.size(), shape);
+  return filled("Tensor::from_f32", shape, DType::f32, [&](int64_t i) { return values[static_cast<std::size_t>(i)]; });
 }
 
 Tensor Tensor::from_f64(std::span<const double> values, const Shape& shape) {
@@ -88,20 +95,21 @@ Tensor Tensor::from_f64(std::span<const double> values, const Shape& shape) {
 }
 
 Tensor Tensor::scalar(double value, DType dtype) { return full({}, value, dtype); }
-Tensor Tensor::zeros(const Shape& shape, DType dtype) { return allocate(shape, dtype, Storage::Init::zeros); }
-Tensor Tensor::ones(const Shape& shape, DType dtype) { return full(shape, 1.0, dtype); }
+Tensor Tensor::zeros(const Shape& shape, DType dtype) { return allocate("zeros", shape, dtype, Storage::Init::zeros); }
+Tensor Tensor::ones(const Shape& shape, DType dtype) {
+  return filled("ones", shape, dtype, [](int64_t) { return 1.0; });
+}
 Tensor Tensor::full(const Shape& shape, double value, DType dtype) {
-  return filled(shape, dtype, [&](int64_t) { return value; });
+  return filled("full", shape, dtype, [&](int64_t) { return value; });
 }
 Tensor Tensor::randn(const Shape& shape, Generator& gen, DType dtype) {
-  check_shape("Tensor::randn", shape);
-  return filled(shape, dtype, [&](int64_t) { return gen.normal(); });
+  return filled("Tensor::randn", shape, dtype, [&](int64_t) { return gen.normal(); });
 }
 Tensor Tensor::uniform(const Shape& shape, double low, double high, Generator& gen, DType dtype) {
   check_shape("Tensor::uniform", shape);
   if (!(low <= high) || !std::isfinite(low) || !std::isfinite(high))
     throw Error("Tensor::uniform: need finite low <= high, got " + std::to_string(low) + " and " + std::to_string(high));
-  return filled(shape, dtype, [&](int64_t) { return low + (high - low) * gen.uniform(); });
+  return filled("Tensor::uniform", shape, dtype, [&](int64_t) { return low + (high - low) * gen.uniform(); });
 }
 
 // ---------------------------------------------------------------- metadata

@@ -135,8 +135,10 @@ struct TensorImpl {
 };
 
 // A fresh contiguous tensor with UNINITIALISED values and no history: for
-// ops, which write every element of their output.
-Tensor empty_like_shape(const Shape& shape, DType dtype);
+// ops, which write every element of their output. The shape is checked
+// (checked_numel): a bad one is an Error naming `op`. Ops whose output can be
+// larger than their inputs check it themselves first, under their own name.
+Tensor empty_like_shape(const Shape& shape, DType dtype, const char* op = "tensor");
 
 std::string describe(const Tensor& t);  // "float32 (2, 3)"
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "glass/tensor/autograd.h"
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/fused/fused.h"
 #include "glass/tensor/gemm.h"
@@ -131,6 +132,9 @@ void check_operands(const char* op, const Tensor& a, const Tensor& b, bool squar
 
 Tensor causal_scores(const Tensor& q, const Tensor& k) {
   check_operands("causal_scores", q, k, false);
+  Shape out_shape = q.shape();  // (..., n, n): can outgrow q and k
+  out_shape.back() = out_shape[out_shape.size() - 2];
+  checked_numel("causal_scores", out_shape);
   Tensor out = causal_product(Product::scores, q, k);  // (..., n, n)
   return record(out, "causal_scores", {q, k},
                 [q = q.detach(), k = k.detach(), need_q = q.requires_grad(), need_k = k.requires_grad()](

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "glass/tensor/autograd.h"
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/fused/fused.h"
 #include "glass/tensor/gemm.h"
@@ -31,9 +32,10 @@ Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed) {
       const Tensor a = detail::contiguous_values(x);
       Shape out_shape = x.shape();
       out_shape.back() = pb->n;
-      out = empty_like_shape(out_shape, x.dtype());
-      kernels::gemm_packed<float>(a.numel() / pb->k, a.data<float>(), pb->k, 1, *pb, out.mutable_data<float>(),
-                                  pb->n, false);
+      out = empty_like_shape(out_shape, x.dtype(), "linear");  // (..., out) can outgrow x: checked
+      // rows: the product of x's leading axes (not numel / in, which divides by zero when in is 0)
+      const int64_t rows = numel(Shape(x.shape().begin(), x.shape().end() - 1));
+      kernels::gemm_packed<float>(rows, a.data<float>(), pb->k, 1, *pb, out.mutable_data<float>(), pb->n, false);
     }
   }
   return record(out, "linear", {x, weight},
@@ -42,8 +44,10 @@ Tensor linear(const Tensor& x, const Tensor& weight, PackedWeight& packed) {
                   // dx = dout W; dW = dout^T x over all rows, computed as (out, in) directly
                   // (as the transpose of x^T dout it would be a strided copy to store)
                   if (need_x) d[0] = matmul(dout, w);  // (..., in)
-                  if (need_w)
-                    d[1] = matmul(transpose(reshape(dout, {-1, w.shape()[0]})), reshape(x, {-1, w.shape()[1]}));  // (out, in)
+                  if (need_w) {  // rows spelled out: a -1 cannot be inferred when in or out is 0
+                    const int64_t rows = numel(Shape(x.shape().begin(), x.shape().end() - 1));
+                    d[1] = matmul(transpose(reshape(dout, {rows, w.shape()[0]})), reshape(x, {rows, w.shape()[1]}));  // (out, in)
+                  }
                 });
 }
 

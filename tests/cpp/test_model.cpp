@@ -535,7 +535,7 @@ TEST(ModelParts, AttentionPartsAreTheForwardPassOwnComputation) {
   randomise(model, 11);
   const auto run = model.forward(kIds, 1, /*record_snapshots=*/true);
   NoGradGuard no_grad;
-  const int64_t n = 6, h = 2, k = 4;
+  const int64_t n = 6, h = model.config().heads, k = model.config().head_dim();
   for (int b = 0; b < 2; ++b) {
     const std::string prefix = "blocks." + std::to_string(b) + ".";
     const nn::AttentionParts p = model.blocks[b].attn.parts(run.snapshots.get(prefix + "norm.attn"), model.rope());
@@ -586,14 +586,15 @@ TEST(ModelParts, RopeAtAnOffsetIsRopeOfThoseRows) {
   const nn::Config c = tiny();
   const nn::Rope rope(c.head_dim(), c.context, c.rope_base, DType::f64);
   Generator gen(5);
-  const Tensor x = Tensor::randn({2, 6, 4}, gen, DType::f64);  // (h, n, k)
+  const int64_t k = c.head_dim();
+  const Tensor x = Tensor::randn({2, 6, k}, gen, DType::f64);  // (h, n, k)
   const std::vector<double> whole = rope(x).to_vector();
   for (int64_t offset : {0, 1, 3}) {
     const std::vector<double> part = rope(slice(x, 1, offset, 6), offset).to_vector();  // rows offset..5
     size_t at = 0;
     for (int64_t hh = 0; hh < 2; ++hh)
       for (int64_t row = offset; row < 6; ++row)
-        for (int64_t j = 0; j < 4; ++j) EXPECT_EQ(part[at++], whole[static_cast<size_t>((hh * 6 + row) * 4 + j)]) << offset;
+        for (int64_t j = 0; j < k; ++j) EXPECT_EQ(part[at++], whole[static_cast<size_t>((hh * 6 + row) * k + j)]) << offset;
   }
   EXPECT_THROW(rope(slice(x, 1, 0, 2), 5), Error);   // positions 5 and 6: past the context of 6
   EXPECT_THROW(rope(x, -1), Error);

@@ -1,0 +1,104 @@
+// The training protocol: what the page and a trainer worker say to each other
+// (worker side: web/src/worker/trainer/). Each run (A or B) has a worker of its
+// own with a core of its own, so two runs train at once on two cores and the
+// lab, lessons and inspector (the core worker) stay responsive. Unlike the core
+// worker's request/response table (api.ts), a run is a stream: the page sends
+// commands, the worker sends events as steps finish.
+//
+// Plain data only (structured clone); byte buffers are transferred, not copied.
+import type { DTypeName, ErrorData } from './base';
+
+export type NormPlacement = 'pre' | 'post' | 'none';
+export type NormKind = 'rms' | 'layer';
+export type InitScale = 'depth' | 'flat';
+
+/** A model variant, the JS names of the C++ Config (docs/model.md, "Variants"). */
+export interface ModelConfigInput {
+  blocks: number; // 1 .. 24
+  d: number; // 16 .. 256, divisible by heads
+  heads: number;
+  ctx: number; // 2 .. 256
+  norm: NormPlacement;
+  normKind: NormKind;
+  residual: boolean;
+  eps: number;
+  initScale: InitScale;
+  dtype: DTypeName;
+}
+
+/** The trainer's options (the CLI's `glassllm train` flags, same defaults where the CLI has them). */
+export interface TrainSettings {
+  steps: number;
+  batch: number;
+  lr: number; // peak
+  warmup: number; // steps of linear warmup (0: none)
+  clip: number; // global gradient norm; 0 turns clipping off
+  weightDecay: number; // AdamW, matrices only
+  seed: number;
+  evalEvery: number; // validation loss every N steps and at the end
+  sampleEvery: number; // a generated sample every N steps (0: none)
+  sampleLength: number; // bytes per sample
+}
+
+/** Where the training text comes from; the trainer worker decodes and checks it (UTF-8, size). */
+export type DataSource =
+  | { kind: 'kjv' } // the KJV excerpt shipped with the site, fetched by the worker
+  | { kind: 'text'; text: string; label: string } // pasted text, or the lesson texts
+  | { kind: 'file'; bytes: ArrayBuffer; name: string }; // an uploaded .txt (checked: UTF-8, at most 50 MB)
+
+/** The weights a run starts from. */
+export type InitSource =
+  | { kind: 'scratch' } // initialised from config + seed
+  | { kind: 'shipped' } // the model the site ships (its config wins over `config`)
+  | { kind: 'weights'; bytes: ArrayBuffer; name: string }; // a .safetensors file saved earlier
+
+export interface RunSpec {
+  /** 'A' or 'B' in the Train view; any string for the console API. */
+  run: string;
+  config: ModelConfigInput;
+  train: TrainSettings;
+  data: DataSource;
+  init: InitSource;
+}
+
+/** Page -> trainer worker. */
+export type TrainCommand =
+  | { type: 'start'; spec: RunSpec }
+  /** Continue from a checkpoint the worker saved earlier (after a reload). */
+  | { type: 'resume-saved'; key: string }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  | { type: 'stop' }
+  /** Ask for the weights as a .safetensors file (config in its metadata). */
+  | { type: 'save' };
+
+/** After each step. */
+export interface StepReport {
+  step: number; // steps done (1-based)
+  total: number;
+  loss: number; // this step's training loss
+  lr: number;
+  gradNorm: number; // global, before clipping
+  blockGradNorms: number[]; // (blocks,) per block, before clipping
+  /** RMS of the residual stream over the batch, by depth: [embed, after block 0, ..., after block n-1]. */
+  residRms: number[];
+  tokensPerSecond: number;
+  etaSeconds: number;
+  valLoss: number | null; // set on evaluation steps
+}
+
+/** Trainer worker -> page. */
+export type TrainEvent =
+  | { type: 'ready' } // the core is loaded
+  | { type: 'started'; run: string; parameters: number; trainBytes: number; valBytes: number; config: ModelConfigInput }
+  | { type: 'step'; report: StepReport }
+  | { type: 'sample'; step: number; text: string }
+  | { type: 'paused'; step: number }
+  | { type: 'resumed'; step: number }
+  /** Stopped by the learner, or finished: the weights are those after `step`. */
+  | { type: 'stopped'; step: number; finished: boolean; valLoss: number | null }
+  /** A non-finite loss or gradient (what: 'loss' | 'gradient' | block name): the run keeps the state before `step`. */
+  | { type: 'diverged'; step: number; what: string; message: string }
+  | { type: 'weights'; bytes: ArrayBuffer; fileName: string }
+  /** A refusal (bad settings, bad data) or a crash; `fatal` when the worker must be replaced. */
+  | { type: 'error'; error: ErrorData; fatal: boolean };

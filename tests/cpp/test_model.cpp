@@ -35,21 +35,8 @@ nn::Config tiny(int64_t blocks = 1) {
   return c;
 }
 
-// Replaces every parameter's values (in place) with larger random ones than the
-// 0.02 initialisation, and gammas around 1, so every nonlinearity (softmax, silu,
-// the norms' rsqrt) is exercised rather than sitting in its linear regime.
-void randomise(nn::Model& model, uint64_t seed, double std = 0.5) {
-  Generator gen(seed);
-  model.visit([&](const std::string& name, Tensor& p) {
-    const bool gamma = name.ends_with(".gamma");
-    dispatch(p.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      T* w = p.mutable_data<T>();
-      for (int64_t j = 0; j < p.numel(); ++j)
-        w[j] = static_cast<T>(gamma ? 1.0 + 0.3 * gen.normal() : std * gen.normal());
-    });
-  });
-}
+// Matrices ~ N(0, 0.5^2) (weights_helpers.h).
+void randomise(nn::Model& model, uint64_t seed) { glass_test::randomise(model, seed, 0.5); }
 
 std::vector<int32_t> random_ids(Generator& gen, size_t n, int64_t vocab) {
   std::vector<int32_t> ids(n);

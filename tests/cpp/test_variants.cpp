@@ -66,20 +66,8 @@ nn::Config tiny(int64_t blocks = 2) {
   return c;
 }
 
-// Larger-than-init values so every nonlinearity works outside its linear
-// regime: matrices ~ N(0, std^2), gammas ~ 1 + N(0, 0.3^2), betas ~ N(0, 0.3^2).
-void randomise(nn::Model& model, uint64_t seed, double std = 0.3) {
-  Generator gen(seed);
-  model.visit([&](const std::string& name, Tensor& p) {
-    const bool gamma = name.ends_with(".gamma"), beta = name.ends_with(".beta");
-    dispatch(p.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      T* w = p.mutable_data<T>();
-      for (int64_t j = 0; j < p.numel(); ++j)
-        w[j] = static_cast<T>(gamma ? 1.0 + 0.3 * gen.normal() : beta ? 0.3 * gen.normal() : std * gen.normal());
-    });
-  });
-}
+// Matrices ~ N(0, 0.3^2) (weights_helpers.h).
+void randomise(nn::Model& model, uint64_t seed) { glass_test::randomise(model, seed, 0.3); }
 
 const std::vector<int32_t> kIds = {3, 65, 200, 17, 255, 65, 3, 117, 200, 0};  // two rows of 5
 

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the model and training tests: a model's weights as plain values,
-// and bit-for-bit comparison of two such sets.
+// bit-for-bit comparison of two such sets, and weights randomised for
+// gradient checks.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "glass/nn/model.h"
+#include "glass/tensor/random.h"
 
 namespace glass_test {
 
@@ -31,6 +33,23 @@ inline ::testing::AssertionResult same_weights(const std::map<std::string, std::
     }
   }
   return ::testing::AssertionSuccess();
+}
+
+// Replaces every parameter's values (in place) with larger random ones than the
+// initialisation, so every nonlinearity (softmax, silu, the norms' rsqrt) works
+// outside its linear regime: matrices ~ N(0, std^2), gammas ~ 1 + N(0, 0.3^2),
+// betas ~ N(0, 0.3^2). One draw per element in visit() order.
+inline void randomise(glass::nn::Model& model, uint64_t seed, double std) {
+  glass::Generator gen(seed);
+  model.visit([&](const std::string& name, glass::Tensor& p) {
+    const bool gamma = name.ends_with(".gamma"), beta = name.ends_with(".beta");
+    glass::dispatch(p.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      T* w = p.mutable_data<T>();
+      for (int64_t j = 0; j < p.numel(); ++j)
+        w[j] = static_cast<T>(gamma ? 1.0 + 0.3 * gen.normal() : beta ? 0.3 * gen.normal() : std * gen.normal());
+    });
+  });
 }
 
 }  // namespace glass_test

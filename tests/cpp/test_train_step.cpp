@@ -231,3 +231,17 @@ TEST(Sample, SeededAndGreedy) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Corpus, MinBytesIsTheShortestTextTheSplitAccepts) {
+  for (int64_t ctx : {2, 16, 32, 100, 128, 256})
+    for (double f : {0.05, 0.1, 0.5}) {
+      const int64_t n = glass::train::Corpus::min_bytes(f, ctx);
+      EXPECT_NO_THROW(glass::train::Corpus(std::string(static_cast<size_t>(n), 'x'), f, ctx)) << ctx << " " << f;
+      EXPECT_GLASS_ERROR([&] { glass::train::Corpus(std::string(static_cast<size_t>(n - 1), 'x'), f, ctx); },
+                         {"too few", "at least " + std::to_string(n)});
+    }
+}
+
+}  // namespace

@@ -11,6 +11,7 @@ import type { RunSpec, StepReport, TrainEvent } from '../../web/src/protocol/tra
 import { DEFAULT_MODEL_CONFIG, DEFAULT_TRAIN_SETTINGS, minTextBytes } from '../../web/src/protocol/trainSettings';
 import { TrainerRunner, type TrainerHost } from '../../web/src/worker/trainer/runner';
 import { TrainClient } from '../../web/src/app/trainClient';
+import { consoleRunSpec, consoleTrainRun } from '../../web/src/app/consoleTrain';
 import type { WorkerLike } from '../../web/src/app/coreClient';
 import { loadTestGlass } from './load';
 
@@ -404,5 +405,37 @@ describe('TrainClient (app/trainClient.ts)', () => {
     workers[0].raw({ type: 'ready' }); // the old worker is no longer heard
     expect(events.filter((e) => e.type === 'ready')).toHaveLength(0);
     client.dispose();
+  });
+});
+
+describe('glass.train.run (app/consoleTrain.ts)', () => {
+  const small = { blocks: 2, d: 32, heads: 2, ctx: 32 };
+
+  it('resolves to one loss and one gradient norm per block per step, and the final held-out loss', async () => {
+    const r = await consoleTrainRun({ text: TEXT, config: small, steps: 5, batch: 4, lr: 3e-3, seed: 2 }, () => inThreadWorker(), 'http://site/');
+    expect(r.losses).toHaveLength(5);
+    expect(r.gradNorms).toHaveLength(5);
+    expect(r.gradNorms.every((g) => g.length === 2 && g.every((x) => x > 0))).toBe(true);
+    expect(r.diverged).toBeUndefined();
+    // the same as the session with the Train view's defaults for what was left out
+    const spec = consoleRunSpec({ text: TEXT, config: small, steps: 5, batch: 4, lr: 3e-3, seed: 2 });
+    expect(spec.train).toEqual({ ...DEFAULT_TRAIN_SETTINGS, steps: 5, batch: 4, lr: 3e-3, seed: 2, warmup: 5, evalEvery: 0, sampleEvery: 0 });
+    expect(spec.config).toEqual({ ...DEFAULT_MODEL_CONFIG, ...small });
+    const s = TrainSession.create(glass, spec.config, { ...spec.train, evalWindows: 256 }, TEXT);
+    const direct = steps(s, 5);
+    expect(r.losses).toEqual(direct.map((x) => x.loss));
+    expect(r.gradNorms).toEqual(direct.map((x) => x.blockGradNorms));
+    expect(r.valLoss).toBe(direct[4].valLoss);
+    s.dispose();
+  });
+
+  it('reports a divergence, and refuses unknown fields and bad settings', async () => {
+    const d = await consoleTrainRun({ text: TEXT, config: { ...small, blocks: 12, norm: 'none' }, steps: 20, batch: 4, lr: 1, warmup: 0, clip: 0 }, () => inThreadWorker(), 'http://site/');
+    expect(d.diverged).toEqual({ step: 2, what: 'loss', message: 'step 2: the loss is NaN; the update was not applied' });
+    expect(d.losses).toHaveLength(1);
+    await expect(consoleTrainRun({ text: TEXT, stpes: 5 } as never, () => inThreadWorker())).rejects.toThrow('glass.train.run: unknown field "stpes"');
+    await expect(consoleTrainRun({ text: TEXT, config: { layers: 2 } } as never, () => inThreadWorker())).rejects.toThrow(/config: unknown field "layers"/);
+    await expect(consoleTrainRun({ text: TEXT, lr: 2 }, () => inThreadWorker())).rejects.toThrow('learning rate must be from 0.000001 to 1, got 2');
+    await expect(consoleTrainRun({ text: 'too short' }, () => inThreadWorker())).rejects.toThrow(/the text is 9 bytes; with a context of 64 bytes training needs at least/);
   });
 });

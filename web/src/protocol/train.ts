@@ -84,6 +84,8 @@ export interface StepReport {
   blockGradNorms: number[]; // (blocks,) per block, before clipping
   /** RMS of the residual stream over the batch, by depth: [embed, after block 0, ..., after block n-1]. */
   residRms: number[];
+  /** This step's time in the core: forward, backward, clipping and AdamW (not the evaluation or the sample). */
+  seconds: number;
   tokensPerSecond: number;
   etaSeconds: number;
   valLoss: number | null; // set on evaluation steps

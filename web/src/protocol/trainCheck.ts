@@ -128,7 +128,7 @@ export function checkTrainCommand(v: unknown): TrainCommand {
 
 function checkReport(v: unknown): StepReport {
   const r = obj(v, 'report');
-  for (const k of ['step', 'total', 'loss', 'lr', 'gradNorm', 'tokensPerSecond', 'etaSeconds'] as const) num(r, k, 'report');
+  for (const k of ['step', 'total', 'loss', 'lr', 'gradNorm', 'seconds', 'tokensPerSecond', 'etaSeconds'] as const) num(r, k, 'report');
   numbers(r, 'blockGradNorms', 'report');
   numbers(r, 'residRms', 'report');
   numOrNull(r, 'valLoss', 'report');

@@ -268,6 +268,7 @@ export class TrainerRunner {
       gradNorm: r.gradNorm,
       blockGradNorms: r.blockGradNorms,
       residRms: r.residRms,
+      seconds: r.seconds,
       tokensPerSecond: run.tokensPerStep / Math.max(run.coreSeconds, 1e-9),
       etaSeconds: run.wallSeconds * (r.total - r.step),
       valLoss: r.valLoss,

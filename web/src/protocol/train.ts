@@ -94,7 +94,8 @@ export interface StepReport {
 /** Trainer worker -> page. */
 export type TrainEvent =
   | { type: 'ready' } // the core is loaded
-  | { type: 'started'; run: string; parameters: number; trainBytes: number; valBytes: number; config: ModelConfigInput }
+  /** depthNames: the snapshot each residRms entry measures ('embed', 'blocks.0.resid.ffn', ...: docs/model.md). */
+  | { type: 'started'; run: string; parameters: number; trainBytes: number; valBytes: number; config: ModelConfigInput; depthNames: string[] }
   | { type: 'step'; report: StepReport }
   /** After 'started' of a resumed run ('resume-saved'): the reports of the steps done before the reload. */
   | { type: 'history'; reports: StepReport[] }

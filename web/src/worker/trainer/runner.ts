@@ -202,7 +202,7 @@ export class TrainerRunner {
       coreSeconds: 0,
       wallSeconds: 0,
     };
-    this.host.post({ type: 'started', run: spec.run, parameters: session.parameters, trainBytes: session.trainBytes, valBytes: session.valBytes, config });
+    this.host.post({ type: 'started', run: spec.run, parameters: session.parameters, trainBytes: session.trainBytes, valBytes: session.valBytes, config, depthNames: session.depthNames() });
     if (saved) this.host.post({ type: 'history', reports: this.run.reports.slice() });
     this.status = 'running';
     void this.loop(generation);

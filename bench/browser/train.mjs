@@ -51,20 +51,15 @@ async function browserSteps() {
     const page = await (await browser.newContext()).newPage();
     await page.goto(URL_);
     const build = await page.evaluate(async () => (await globalThis.glass.ready).build);
-    const r = await page.evaluate(
-      ({ steps }) =>
-        globalThis.glass.train.run({
-          config: { blocks: 4, d: 128, heads: 4, ctx: 128, norm: 'pre', normKind: 'rms', residual: true, eps: 1e-6, initScale: 'depth', dtype: 'float32' },
-          steps,
-          batch: 16,
-          lr: 2e-3,
-          warmup: 1,
-          seed: 1,
-        }),
-      { steps: N + W },
-    );
+    const train = (config, steps) =>
+      page.evaluate(({ config, steps }) => globalThis.glass.train.run({ config, steps, batch: 16, lr: 2e-3, warmup: 1, seed: 1 }), { config, steps });
+    const base = { heads: 4, norm: 'pre', normKind: 'rms', residual: true, eps: 1e-6, initScale: 'depth', dtype: 'float32' };
+    const r = await train({ ...base, blocks: 4, d: 128, ctx: 128 }, N + W);
+    // the size of the Train view's experiments: 12 small blocks (what a 200-step preset run costs)
+    const small = await train({ ...base, blocks: 12, d: 64, ctx: 64 }, N + W);
     await browser.close();
-    return { version, build, seconds: r.seconds.slice(W).map((s) => s * 1000), losses: r.losses };
+    const perStep = (x) => x.seconds.slice(W).map((s) => s * 1000);
+    return { version, build, seconds: perStep(r), small: perStep(small) };
   } finally {
     process.kill(-server.pid);
   }
@@ -75,6 +70,8 @@ async function main() {
   console.log(`training step, default model (4 blocks, d 128, 918,656 parameters), batch 16 x 128 bytes, float32; ${cpuName()}; load average ${loadavg()[0].toFixed(2)}`);
   const b = await browserSteps();
   console.log(`  browser (Chromium ${b.version}, trainer worker, the ${b.build} build of the core): median ${ms(median(b.seconds))} of ${N} after ${W} warm-up (min ${ms(Math.min(...b.seconds))}, max ${ms(Math.max(...b.seconds))})`);
+  const sm = median(b.small);
+  console.log(`  12 blocks, d 64, context 64, batch 16 x 64 (the Train view's experiments' size): median ${ms(sm)} a step, so 200 steps take about ${(sm * 200 / 1000).toFixed(0)} s`);
   const nat = nativeStep(N, W);
   console.log(`  native (glassllm bench, 1 thread, train_step_16x128):  median ${ms(nat.median)} (min ${ms(nat.min)})`);
   console.log(`  load average now ${loadavg()[0].toFixed(2)}`);

@@ -145,6 +145,8 @@ export function checkTrainEvent(v: unknown): TrainEvent {
       str(m, 'run', 'started');
       for (const k of ['parameters', 'trainBytes', 'valBytes'] as const) num(m, k, 'started');
       checkConfig(m.config, 'started.config');
+      checkSettings(m.train, 'started.train');
+      str(m, 'dataLabel', 'started');
       if (!Array.isArray(m.depthNames) || !m.depthNames.every((x) => typeof x === 'string')) fail('started.depthNames must be an array of strings');
       break;
     case 'step':

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -195,7 +196,11 @@ def run(binary, tmp, ok):
     ok("bad input: /dev/null is still a character device (nothing renamed over it)",
        os.path.exists("/dev/null") and not os.path.isfile("/dev/null"))
 
-    # ---- weights files: the fuzz seeds
+    # ---- weights files: the fuzz seeds (first: the committed corpus is what its script writes)
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fuzz", "make_safetensors_seeds.py"), "--check"],
+                       capture_output=True, text=True)
+    ok("bad input: the weights seed corpus is what tests/fuzz/make_safetensors_seeds.py writes", p.returncode == 0,
+       p.stdout[:500])
     corpus = os.path.join(ROOT, kinds["weights_file"]["corpus"])
     for name in sorted(os.listdir(corpus)):
         path = os.path.join(corpus, name)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write the seed corpus of fuzz_safetensors (tests/fuzz/corpus/fuzz_safetensors/).
 
-    python3 tests/fuzz/make_safetensors_seeds.py
+    python3 tests/fuzz/make_safetensors_seeds.py           # rewrite the corpus
+    python3 tests/fuzz/make_safetensors_seeds.py --check   # exit 1 if the committed corpus differs
 
 Small weights files, valid and near-valid: the smallest model the config's
 ranges allow (vocab 2, context 2, d 16, 1 block, 2 heads, hidden 1) in each
@@ -13,6 +14,7 @@ run. Standard library only.
 import json
 import math
 import struct
+import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "corpus" / "fuzz_safetensors"
@@ -146,15 +148,22 @@ def seeds():
 
 
 def main():
-    OUT.mkdir(parents=True, exist_ok=True)
     made = seeds()
+    if sys.argv[1:] == ["--check"]:  # the CLI stage runs this (tests/bad_input/cli_cases.py)
+        have = {p.name: p.read_bytes() for p in OUT.iterdir()} if OUT.is_dir() else {}
+        stale = sorted(set(have) ^ set(made) | {n for n in made if n in have and have[n] != made[n]})
+        for name in stale:
+            print(f"make_safetensors_seeds: {OUT.name}/{name} does not match the script: run it and commit the result")
+        return 1 if stale else 0
+    OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.iterdir():
         if old.name not in made:
             old.unlink()
     for name, data in made.items():
         (OUT / name).write_bytes(data)
     print(f"make_safetensors_seeds: {len(made)} files in {OUT}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

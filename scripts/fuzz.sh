@@ -4,7 +4,8 @@
 #   bash scripts/fuzz.sh                 # 60 s per target
 #   bash scripts/fuzz.sh 600             # 10 minutes per target
 #   bash scripts/fuzz.sh 15 fuzz_construct fuzz_broadcast
-# Seeds: tests/fuzz/corpus/<target>/ (read only). What the fuzzer finds goes
+# Seeds: tests/fuzz/corpus/<target>/ (read only; fuzz_safetensors' are written by
+# tests/fuzz/make_safetensors_seeds.py), tokens: tests/fuzz/<target>.dict if present. What the fuzzer finds goes
 # to build/fuzz/corpus/<target>/ (kept between runs), a crashing input to
 # build/fuzz/crashes/<target>/. Prints per target: runs, coverage (start ->
 # end) and new inputs, crashes; then "fuzz: N passed, M failed" (a target
@@ -37,11 +38,14 @@ for t in "${targets[@]}"; do
   crashes="build/fuzz/crashes/$t"
   log="build/fuzz/$t.log"
   mkdir -p "$work" "$crashes"
+  # a target's dictionary of tokens (tests/fuzz/<target>.dict), if it has one
+  dict=()
+  [[ -f "tests/fuzz/$t.dict" ]] && dict=(-dict="tests/fuzz/$t.dict")
   say "fuzz: $t for $seconds s"
   rc=0
   # -timeout: one input running 10 s is a hang, reported like a crash
   "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$crashes/" "$work" "$seeds" >"$log" 2>&1 || rc=$?
+    -artifact_prefix="$crashes/" "${dict[@]}" "$work" "$seeds" >"$log" 2>&1 || rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\)/\1/p' "$log" | tail -1)
   new=$(sed -n 's/^stat::new_units_added: *\([0-9]*\)/\1/p' "$log" | tail -1)
   cov0=$(sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p' "$log" | head -1)

@@ -28,19 +28,21 @@ TABLE = ROOT / "cpp/glass/tensor/op_table.inc"
 RAW_OUT = ROOT / "web/src/core/rawOps.gen.ts"
 METHODS_OUT = ROOT / "web/src/core/opMethods.gen.ts"
 
-# core parameter type -> (kind, raw TypeScript type, facade TypeScript type);
-# cpp/wasm/op_bindings.cpp has the same list as JsArg specialisations
+# core parameter type -> (kind, raw TypeScript type, facade TypeScript type,
+# argument check: web/src/core/args.ts's ArgKind, which every generated method
+# applies before it calls the core); cpp/wasm/op_bindings.cpp has the same list
+# as JsArg specialisations, which check the same kinds on the raw bindings
 TYPES = {
-    "const Tensor&": ("tensor", "T", "T"),
-    "const std::vector<Tensor>&": ("tensors", "readonly T[]", "readonly T[]"),
-    "double": ("number", "number", "number"),
-    "int": ("number", "number", "number"),
-    "int64_t": ("number", "number", "number"),
-    "bool": ("boolean", "boolean", "boolean"),
-    "const Shape&": ("numbers", "Numbers", "readonly number[]"),
-    "const std::vector<int>&": ("numbers", "Numbers", "readonly number[]"),
-    "std::span<const int32_t>": ("numbers", "Numbers", "ArrayLike<number>"),
-    "DType": ("dtype", "string", "DTypeName"),
+    "const Tensor&": ("tensor", "T", "T", "tensor"),
+    "const std::vector<Tensor>&": ("tensors", "readonly T[]", "readonly T[]", "tensors"),
+    "double": ("number", "number", "number", "number"),
+    "int": ("number", "number", "number", "int"),
+    "int64_t": ("number", "number", "number", "int64"),
+    "bool": ("boolean", "boolean", "boolean", "boolean"),
+    "const Shape&": ("numbers", "Numbers", "readonly number[]", "shape"),
+    "const std::vector<int>&": ("numbers", "Numbers", "readonly number[]", "axes"),
+    "std::span<const int32_t>": ("numbers", "Numbers", "ArrayLike<number>", "ids"),
+    "DType": ("dtype", "string", "DTypeName", "dtype"),
 }
 FACADES = ("method", "function", "raw")
 DEFAULT = re.compile(r"^(-?\d+(\.\d+)?|true|false)$")
@@ -88,9 +90,9 @@ def parse_param(op, text):
                          f"(known: {', '.join(TYPES)}); add it here and as a JsArg in cpp/wasm/op_bindings.cpp")
     if default is not None and not DEFAULT.match(default):
         raise TableError(f"op {op}: default '{default}' must be a number or true/false")
-    kind, raw_ts, facade_ts = TYPES[ctype]
+    kind, raw_ts, facade_ts, check = TYPES[ctype]
     return {"name": camel(m.group(2)), "cpp": ctype, "kind": kind, "raw": raw_ts, "facade": facade_ts,
-            "default": default}
+            "check": check, "default": default}
 
 
 def parse(text):
@@ -169,6 +171,14 @@ def facade_param(p):
     return f"{p['name']} = {p['default']}" if p["default"] is not None else f"{p['name']}: {p['facade']}"
 
 
+def check_line(op, params, indent):
+    """The call that checks each parameter's kind before the core sees it (args.ts)."""
+    if not params:
+        return []
+    items = ", ".join(f"['{p['name']}', '{p['check']}', {p['name']}]" for p in params)
+    return [f"{indent}checkArgs('{op['name']}', [{items}]);"]
+
+
 def op_methods_ts(ops):
     methods = [o for o in ops if o["facade"] == "method"]
     functions = [o for o in ops if o["facade"] == "function"]
@@ -178,6 +188,9 @@ def op_methods_ts(ops):
            "// is the base of Tensor (tensor.ts), GlassOps (glass.concat(...), ...) of Glass",
            "// (glass.ts). Everything else there (construction, autograd, scopes, and ops whose",
            "// facade is more than one call) is written by hand.",
+           "// Every method checks its arguments' kinds first (args.ts): a wrong kind is a",
+           "// GlassError naming the op and the parameter, never a coerced value.",
+           "import { checkArgs } from './args';",
            "import type { Context } from './context';",
            "import { TrackedHandle } from './handle';",
            "import type { RawTensor } from './raw';"]
@@ -193,8 +206,8 @@ def op_methods_ts(ops):
         self_name, rest = op["params"][0]["name"], op["params"][1:]
         args = ", ".join([self_name] + [raw_arg(p) for p in rest])
         out += [""] + jsdoc(op["doc"], "  ")
-        out += [f"  {op['name']}({', '.join(facade_param(p) for p in rest)}): T {{",
-                f"    return this.make(({self_name}) => this.ctx.raw.{op['name']}({args}));", "  }"]
+        out += [f"  {op['name']}({', '.join(facade_param(p) for p in rest)}): T {{"] + check_line(op, rest, "    ")
+        out += [f"    return this.make(({self_name}) => this.ctx.raw.{op['name']}({args}));", "  }"]
     out += ["}", "", "/** The table's `function` ops, as methods of the glass instance. */",
             "export abstract class GlassOps<T extends Operand> {",
             "  protected abstract readonly ctx: Context;",
@@ -203,8 +216,8 @@ def op_methods_ts(ops):
     for op in functions:
         args = ", ".join(raw_arg(p) for p in op["params"])
         out += [""] + jsdoc(op["doc"], "  ")
-        out += [f"  {op['name']}({', '.join(facade_param(p) for p in op['params'])}): T {{",
-                f"    return this.wrap(() => this.ctx.raw.{op['name']}({args}));", "  }"]
+        out += [f"  {op['name']}({', '.join(facade_param(p) for p in op['params'])}): T {{"] + check_line(op, op["params"], "    ")
+        out += [f"    return this.wrap(() => this.ctx.raw.{op['name']}({args}));", "  }"]
     out.append("}")
     return "\n".join(out) + "\n"
 

@@ -19,6 +19,7 @@ int run_init(const Argv& argv) {
   const std::string out = args.text("out");
   const auto seed = static_cast<uint64_t>(args.integer("seed", 0, 0, INT64_MAX));
   const nn::Config cfg = config_from_flags(args);
+  io::check_writable(out, "--out");
   nn::Model model(cfg, seed);
   const std::vector<uint8_t> bytes = io::save_weights(model, {{"init_seed", std::to_string(seed)}});
   io::write_file(out, bytes);

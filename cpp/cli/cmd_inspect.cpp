@@ -66,6 +66,7 @@ double rms(const Tensor& t) {
 int run_inspect(const Argv& argv) {
   const Args args(argv, {"weights", "text", "eps", "dtype", "json"});
   const DType dtype = args.dtype("dtype", DType::f32);
+  if (auto path = args.text_or("json")) io::check_writable(*path, "--json");
   auto model = load_model(args.text("weights"), dtype);
   if (auto eps = args.text_or("eps")) model->set_eps(args.number("eps", 0, 0, 1e6));
   const std::vector<int32_t> ids = io::encode_bytes(args.text("text"));

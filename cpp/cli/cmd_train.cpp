@@ -62,6 +62,10 @@ int run_train(const Argv& argv) {
   opt.eval_every = args.integer("eval-every", 250, 0, 10000000);
   opt.clip = args.number("clip", 1.0, 0, 1e6);
 
+  // every file this run writes, before the first step: not after an hour of training
+  io::check_writable(out_path, "--out");
+  io::check_writable(out_path + ".ckpt", "--out (its checkpoint)");
+  if (auto path = args.text_or("log-json")) io::check_writable(*path, "--log-json");
   const std::vector<uint8_t> text = io::read_file(args.text("text"));
   const train::Corpus corpus(std::string(text.begin(), text.end()), 0.05, cfg.context);
   nn::Model model(cfg, opt.seed);

@@ -25,6 +25,10 @@ model flags (the default model without them; inspect, generate and info use the 
   --blocks N (1-24, default 4)   --d N (16-256, default 128)   --heads N (divides d, even width; default 4)
   --ctx N (context, 2-256, default 128)   --norm pre|post|none   --norm-kind rms|layer   --no-residual
   --eps E (0-1e6, default 1e-6)   --init-scale depth|flat   --dtype f32|f64
+
+files: inputs must be regular files of at most 1 GiB; outputs are checked for writability before
+any work starts and written whole (via W.tmp, removed on failure). Numbers must be written whole:
+"12x", " 5" and "" are refused.
 )";
 
 }  // namespace

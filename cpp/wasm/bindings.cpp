@@ -24,36 +24,53 @@ namespace {
 
 using nn::RMSNorm;
 
-DType dtype_from(const std::string& name) { return parse_dtype(name); }
-
+// Every argument but a Tensor handle arrives as a JS value and is checked for
+// its kind first (marshal.h): "zeros shape: expected an array of whole numbers, got the number 3".
 BackwardOptions backward_options_from(const val& options) {
   BackwardOptions out;
   if (options.isUndefined() || options.isNull()) return out;
+  if (options.typeOf().as<std::string>() != "object") expected("backward options", "an object", options);
   const val graph = options["retainGraph"];
   const val grads = options["retainGrads"];
-  out.retain_graph = !graph.isUndefined() && graph.as<bool>();
-  out.retain_grads = !grads.isUndefined() && grads.as<bool>();
+  out.retain_graph = !graph.isUndefined() && bool_from("backward retainGraph", graph);
+  out.retain_grads = !grads.isUndefined() && bool_from("backward retainGrads", grads);
   return out;
 }
 
 // ---- construction ----
-Tensor from_array(val data, val shape, std::string dtype) {
-  return Tensor::from_vector(doubles_from(data), int64s_from("tensor shape", shape), dtype_from(dtype));
+Tensor from_array(val data, val shape, val dtype) {
+  const std::vector<double> values = doubles_from("tensor data", data);
+  return Tensor::from_vector(values, int64s_from("tensor shape", shape), dtype_from("tensor dtype", dtype));
 }
-Tensor scalar(double value, std::string dtype) { return Tensor::scalar(value, dtype_from(dtype)); }
-Tensor zeros(val shape, std::string dtype) { return Tensor::zeros(int64s_from("zeros shape", shape), dtype_from(dtype)); }
-Tensor ones(val shape, std::string dtype) { return Tensor::ones(int64s_from("ones shape", shape), dtype_from(dtype)); }
-Tensor full(val shape, double value, std::string dtype) {
-  return Tensor::full(int64s_from("full shape", shape), value, dtype_from(dtype));
+Tensor scalar(val value, val dtype) {
+  const double v = number_from("scalar value", value);
+  return Tensor::scalar(v, dtype_from("scalar dtype", dtype));
 }
-Tensor randn(val shape, Generator& gen, std::string dtype) {
-  return Tensor::randn(int64s_from("randn shape", shape), gen, dtype_from(dtype));
+Tensor zeros(val shape, val dtype) {
+  const Shape s = int64s_from("zeros shape", shape);
+  return Tensor::zeros(s, dtype_from("zeros dtype", dtype));
 }
-Tensor uniform(val shape, double low, double high, Generator& gen, std::string dtype) {
-  return Tensor::uniform(int64s_from("uniform shape", shape), low, high, gen, dtype_from(dtype));
+Tensor ones(val shape, val dtype) {
+  const Shape s = int64s_from("ones shape", shape);
+  return Tensor::ones(s, dtype_from("ones dtype", dtype));
 }
-Generator* make_generator(double seed) {
-  const int64_t s = whole_from("Generator seed", seed);
+Tensor full(val shape, val value, val dtype) {
+  const Shape s = int64s_from("full shape", shape);
+  const double v = number_from("full value", value);
+  return Tensor::full(s, v, dtype_from("full dtype", dtype));
+}
+Tensor randn(val shape, Generator& gen, val dtype) {
+  const Shape s = int64s_from("randn shape", shape);
+  return Tensor::randn(s, gen, dtype_from("randn dtype", dtype));
+}
+Tensor uniform(val shape, val low, val high, Generator& gen, val dtype) {
+  const Shape s = int64s_from("uniform shape", shape);
+  const double lo = number_from("uniform low", low);
+  const double hi = number_from("uniform high", high);
+  return Tensor::uniform(s, lo, hi, gen, dtype_from("uniform dtype", dtype));
+}
+Generator* make_generator(val seed) {
+  const int64_t s = int64_from("Generator seed", seed);
   if (s < 0) throw Error("Generator seed: must be >= 0, got " + std::to_string(s));
   return new Generator(static_cast<uint64_t>(s));
 }
@@ -68,9 +85,9 @@ val data_of(const Tensor& t) { return js_values(t); }
 double item_of(const Tensor& t) { return t.item(); }
 bool is_contiguous(const Tensor& t) { return t.is_contiguous(); }
 std::string name_of(const Tensor& t) { return t.name(); }
-void set_name(Tensor& t, std::string name) { t.set_name(std::move(name)); }
+void set_name(Tensor& t, val name) { t.set_name(string_from("Tensor name", name)); }
 bool requires_grad(const Tensor& t) { return t.requires_grad(); }
-void set_requires_grad(Tensor& t, bool on) { t.set_requires_grad(on); }
+void set_requires_grad(Tensor& t, val on) { t.set_requires_grad(bool_from("Tensor requiresGrad", on)); }
 bool is_leaf(const Tensor& t) { return t.is_leaf(); }
 val grad_of(const Tensor& t) { return js_tensor_or_null(t.grad()); }
 void zero_grad(Tensor& t) { t.zero_grad(); }
@@ -82,7 +99,7 @@ void backward_with(const Tensor& t, const Tensor& upstream, val options) {
 Tensor detach(const Tensor& t) { return t.detach(); }
 Tensor contiguous(const Tensor& t) { return t.contiguous(); }
 Tensor clone_of(const Tensor& t) { return t.clone(); }
-Tensor to_dtype(const Tensor& t, std::string dtype) { return t.to(dtype_from(dtype)); }
+Tensor to_dtype(const Tensor& t, val dtype) { return t.to(dtype_from("to dtype", dtype)); }
 std::string describe_tensor(const Tensor& t) { return describe(t); }
 
 // ---- autograd ----
@@ -112,12 +129,14 @@ val trace(const Tensor& root) {
 }
 
 // ---- nn::RMSNorm ----
-RMSNorm* make_rmsnorm(double d, double eps, std::string dtype) {
-  return new RMSNorm(whole_from("RMSNorm d", d), eps, dtype_from(dtype));
+RMSNorm* make_rmsnorm(val d, val eps, val dtype) {
+  const int64_t width = int64_from("RMSNorm d", d);
+  const double e = number_from("RMSNorm eps", eps);
+  return new RMSNorm(width, e, dtype_from("RMSNorm dtype", dtype));
 }
 Tensor rmsnorm_call(const RMSNorm& norm, const Tensor& x) { return norm(x); }
 double rmsnorm_eps(const RMSNorm& norm) { return norm.eps(); }
-void rmsnorm_set_eps(RMSNorm& norm, double eps) { norm.set_eps(eps); }
+void rmsnorm_set_eps(RMSNorm& norm, val eps) { norm.set_eps(number_from("RMSNorm eps", eps)); }
 double rmsnorm_dim(const RMSNorm& norm) { return static_cast<double>(norm.dim()); }
 std::string rmsnorm_dtype(const RMSNorm& norm) { return std::string(dtype_name(norm.dtype())); }
 Tensor rmsnorm_gamma(const RMSNorm& norm) { return norm.gamma(); }

@@ -26,6 +26,7 @@ struct ModelSession {
   std::unique_ptr<nn::Model> model;
   nn::Model::Output last;  // the last run: snapshots (and their grads after backward)
   std::vector<int32_t> last_ids;
+  std::vector<io::NonFinite> non_finite;  // of the loaded weights: loaded, but reported (io/model_weights.h)
 };
 
 nn::Model& model_of(ModelSession& s) {
@@ -40,6 +41,7 @@ void load_weights(ModelSession& s, val bytes) {
   const nn::Config cfg = io::config_from_weights(data);
   auto model = std::make_unique<nn::Model>(cfg);
   io::load_weights(*model, data);
+  s.non_finite = io::non_finite_parameters(*model);
   s.model = std::move(model);
   s.last = {};
   s.last_ids.clear();
@@ -78,6 +80,16 @@ val config_of(ModelSession& s) {
   val per_block = val::array();
   for (int64_t i = 0; i < c.blocks; ++i) per_block.call<void>("push", static_cast<double>(m.block_parameter_count(i)));
   out.set("perBlock", per_block);
+  val non_finite = val::array();
+  for (const io::NonFinite& f : s.non_finite) {
+    val row = val::object();
+    row.set("name", f.name);
+    row.set("count", static_cast<double>(f.count));
+    row.set("numel", static_cast<double>(f.numel));
+    non_finite.call<void>("push", row);
+  }
+  out.set("nonFinite", non_finite);
+  out.set("warning", io::non_finite_warning(s.non_finite));
   return out;
 }
 

@@ -7,12 +7,14 @@
 //
 // Ownership and errors as in bindings.cpp: every op returns a new Tensor
 // handle that JS must delete, and a core error reaches JS as an Error with the
-// core's message (guard, marshal.h). A value JS passes that the core type
-// cannot hold (1.5 as a size) is an error naming the op and the parameter:
-// "reshape shape: expected a whole number, got 1.500000".
+// core's message (guard, marshal.h). A value JS passes that is not of the
+// parameter's kind, or that the core type cannot hold (1.5 as a size, 2^32 as
+// an axis), is an error naming the op and the parameter:
+// "reshape shape: expected a whole number at item 0, got the number 1.5".
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cctype>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -36,13 +38,26 @@ struct Plain {  // passed as is: Embind converts these itself
   using type = T;
   static T from(T v, const char*) { return v; }
 };
+// A tensor is checked by the facade (web/src/core/args.ts), which holds the
+// user's value; Embind refuses anything that is not a live Tensor handle.
 template <> struct JsArg<const Tensor&> : Plain<const Tensor&> {};
-template <> struct JsArg<double> : Plain<double> {};
-template <> struct JsArg<int> : Plain<int> {};
-template <> struct JsArg<bool> : Plain<bool> {};
+// The rest arrive as any JS value and are checked for their kind (marshal.h)
+// before conversion: nothing is coerced (a string is not NaN, 2^32 is not 0).
+template <> struct JsArg<double> {
+  using type = val;
+  static double from(const val& v, const char* what) { return number_from(what, v); }
+};
+template <> struct JsArg<int> {
+  using type = val;
+  static int from(const val& v, const char* what) { return int_from(what, v); }
+};
+template <> struct JsArg<bool> {
+  using type = val;
+  static bool from(const val& v, const char* what) { return bool_from(what, v); }
+};
 template <> struct JsArg<int64_t> {
-  using type = double;  // Embind in 3.1.6 has no int64 without BigInt
-  static int64_t from(double v, const char* what) { return whole_from(what, v); }
+  using type = val;  // Embind in 3.1.6 has no int64 without BigInt
+  static int64_t from(const val& v, const char* what) { return int64_from(what, v); }
 };
 template <> struct JsArg<const Shape&> {
   using type = val;
@@ -59,14 +74,14 @@ template <> struct JsArg<std::span<const int32_t>> {
 };
 template <> struct JsArg<const std::vector<Tensor>&> {
   using type = val;
-  static std::vector<Tensor> from(const val& v, const char*) { return tensors_from(v); }
+  static std::vector<Tensor> from(const val& v, const char* what) { return tensors_from(what, v); }
 };
 template <> struct JsArg<DType> {
-  using type = std::string;
-  static DType from(const std::string& v, const char*) { return parse_dtype(v); }
+  using type = val;
+  static DType from(const val& v, const char* what) { return dtype_from(what, v); }
 };
 
-// "op p1", "op p2", ... from the stringified parameter list "(const Tensor& x, int p1 = -1, ...)":
+// "op p1", "op p2", ... (camelCase) from the stringified parameter list "(const Tensor& x, int p1 = -1, ...)":
 // the last word before each top-level comma (and before any default).
 std::vector<std::string> argument_labels(const char* op, const std::string& params) {
   std::vector<std::string> out;
@@ -76,7 +91,12 @@ std::vector<std::string> argument_labels(const char* op, const std::string& para
     std::string d = decl.substr(0, decl.find('='));
     while (!d.empty() && d.back() == ' ') d.pop_back();
     const std::size_t start = d.find_last_of(" &*") + 1;
-    out.push_back(std::string(op) + " " + d.substr(start));
+    std::string name;  // as JavaScript spells it (ids_shape -> idsShape), as args.ts names it
+    for (std::size_t k = start; k < d.size(); ++k) {
+      if (d[k] == '_' && k + 1 < d.size()) name += static_cast<char>(std::toupper(static_cast<unsigned char>(d[++k])));
+      else name += d[k];
+    }
+    out.push_back(std::string(op) + " " + name);
     decl.clear();
   };
   for (std::size_t i = 1; i + 1 < params.size(); ++i) {  // inside the outer parentheses

@@ -2,10 +2,12 @@
 // every refusal with the message that names the problem, and moving a Model's
 // weights in and out (missing / extra / wrong-shape tensors leave the model as
 // it was). Files are built and damaged in memory: no filesystem.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -468,6 +470,75 @@ TEST(ModelWeights, ConfigFromWeights) {
   io::NamedTensors no_emb(plain.begin() + 1, plain.end());
   EXPECT_GLASS_ERROR([&] { io::config_from_weights(io::serialize_safetensors(no_emb)); }, {"\"tok_emb.weight\""});
   EXPECT_GLASS_ERROR([&] { io::config_from_weights(Bytes{1, 2}); }, {"safetensors", "2 bytes"});
+}
+
+// ---------------------------------------------------------------- issue 13: hardening
+
+TEST(ModelWeights, NonFiniteParametersAreLoadedAndNamed) {
+  nn::Model source(tiny(), 9);
+  io::NamedTensors tensors = source.named_parameters();
+  for (auto& named : tensors) named.second = named.second.detach().clone();
+  auto poison = [&](const std::string& name, std::vector<double> at_start) {
+    for (auto& [n, t] : tensors)
+      if (n == name) {
+        std::vector<double> v = t.to_vector();
+        std::copy(at_start.begin(), at_start.end(), v.begin());
+        t = Tensor::from_vector(v, t.shape(), t.dtype());
+      }
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  poison("tok_emb.weight", {nan, inf, -inf});
+  poison("blocks.1.norm_ffn.gamma", std::vector<double>(16, nan));
+  nn::Model model(tiny(), 10);
+  EXPECT_TRUE(io::non_finite_parameters(model).empty());
+  EXPECT_EQ(io::non_finite_warning({}), "");
+  io::load_weights(model, io::serialize_safetensors(tensors, {{"glassllm.config", io::config_to_json(tiny())}}));
+  const std::vector<io::NonFinite> found = io::non_finite_parameters(model);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].name, "tok_emb.weight");
+  EXPECT_EQ(found[0].count, 3);
+  EXPECT_EQ(found[0].numel, 11 * 16);
+  EXPECT_EQ(found[1].name, "blocks.1.norm_ffn.gamma");
+  EXPECT_EQ(found[1].count, 16);
+  const std::string w = io::non_finite_warning(found);
+  EXPECT_NE(w.find("2 parameters hold NaN or infinite values"), std::string::npos) << w;
+  EXPECT_NE(w.find("tok_emb.weight (3 of 176)"), std::string::npos) << w;
+  EXPECT_NE(w.find("blocks.1.norm_ffn.gamma (all 16)"), std::string::npos) << w;
+  // load_model too, in either dtype
+  const std::unique_ptr<nn::Model> m64 =
+      io::load_model(io::serialize_safetensors(tensors, {{"glassllm.config", io::config_to_json(tiny())}}), DType::f64);
+  EXPECT_EQ(io::non_finite_parameters(*m64).size(), 2u);
+  // many: at most 8 names, then a count
+  std::vector<io::NonFinite> many;
+  for (int i = 0; i < 11; ++i) many.push_back({std::string(1, static_cast<char>('a' + i)), 1, 2});
+  EXPECT_NE(io::non_finite_warning(many).find("h (1 of 2) and 3 more"), std::string::npos) << io::non_finite_warning(many);
+}
+
+TEST(ModelWeights, LegacyMetadataIsReadStrictly) {
+  nn::Model model(tiny(), 8);
+  io::NamedTensors plain = model.named_parameters();
+  for (auto& named : plain) named.second = named.second.detach();
+  for (const char* bad : {"2x", " 2", "2 ", "", "+2", "0x2", "2.0", "99999999999999999999"})
+    EXPECT_GLASS_ERROR([&] { io::config_from_weights(io::serialize_safetensors(plain, {{"heads", bad}})); },
+                       {"weights: metadata \"heads\" is not a whole number"});
+  for (const char* bad : {"nan", "1e4x", " 1e4", ""})
+    EXPECT_GLASS_ERROR([&] { io::config_from_weights(io::serialize_safetensors(plain, {{"rope_base", bad}})); },
+                       {"weights: metadata \"rope_base\" is not a number"});
+  EXPECT_GLASS_ERROR([&] { io::config_from_weights(io::serialize_safetensors(plain, {{"rope_base", "1e999"}})); },
+                     {"rope_base must be finite"});
+  EXPECT_EQ(io::config_from_weights(io::serialize_safetensors(plain, {{"heads", "2"}, {"rope_base", "500"}})).rope_base, 500);
+  // a file without a config is checked against its tensors like one with: head.weight must match tok_emb.weight
+  io::NamedTensors wrong_head = plain;
+  for (auto& [n, t] : wrong_head)
+    if (n == "head.weight") t = Tensor::zeros({11, 8});
+  EXPECT_GLASS_ERROR([&] { io::config_from_weights(io::serialize_safetensors(wrong_head, {{"heads", "2"}})); },
+                     {"weights:", "\"head.weight\"", "(11, 8)"});
+}
+
+TEST(SafetensorsRefuses, AnEmptyShapePastTheCap) {
+  // (0, 2^40, 2^40) holds no bytes, but no tensor may have that shape: refused by the reader, named
+  const Bytes file = make_file(R"({"z":{"dtype":"F32","shape":[0,1099511627776,1099511627776],"data_offsets":[0,0]}})", {});
+  EXPECT_GLASS_ERROR([&] { io::parse_safetensors(file); }, {"safetensors: entry \"z\"", "(0, 1099511627776, 1099511627776)"});
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 #include "glass/io/model_weights.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cctype>
 #include <memory>
 #include <set>
 
@@ -51,23 +55,26 @@ nn::Config legacy_config(const SafetensorsFile& file) {
   int64_t blocks = 0;
   while (shapes.count("blocks." + std::to_string(blocks) + ".norm_attn.gamma")) ++blocks;
   c.blocks = blocks;
+  // the whole value must be the number: "4x", " 4" and "" are refused, not read as 4 or 0
   auto meta_int = [&](const char* key, int64_t fallback) {
     auto it = file.metadata.find(key);
     if (it == file.metadata.end()) return fallback;
-    try {
-      return static_cast<int64_t>(std::stoll(it->second));
-    } catch (...) {
-      throw Error(std::string("weights: metadata \"") + key + "\" is not a whole number: \"" + it->second + "\"");
-    }
+    const std::string& v = it->second;
+    int64_t x = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (v.empty() || ec != std::errc() || end != v.data() + v.size())
+      throw Error(std::string("weights: metadata \"") + key + "\" is not a whole number: \"" + v.substr(0, 40) + "\"");
+    return x;
   };
   c.heads = meta_int("heads", c.heads);
   c.context = meta_int("context", c.context);
   if (auto it = file.metadata.find("rope_base"); it != file.metadata.end()) {
-    try {
-      c.rope_base = std::stod(it->second);
-    } catch (...) {
-      throw Error("weights: metadata \"rope_base\" is not a number: \"" + it->second + "\"");
-    }
+    const std::string& v = it->second;
+    char* end = nullptr;
+    const double x = v.empty() || std::isspace(static_cast<unsigned char>(v[0])) ? NAN : std::strtod(v.c_str(), &end);
+    if (std::isnan(x) || end != v.c_str() + v.size())
+      throw Error("weights: metadata \"rope_base\" is not a number: \"" + v.substr(0, 40) + "\"");
+    c.rope_base = x;  // infinity and out-of-range values are validate()'s to refuse
   }
   if (!file.tensors.empty()) c.dtype = file.tensors.front().second.dtype();
   try {
@@ -116,7 +123,11 @@ void check_sizes(const nn::Config& c, const SafetensorsFile& file) {
 
 nn::Config config_of(const SafetensorsFile& file) {
   auto it = file.metadata.find(kConfigKey);
-  if (it == file.metadata.end()) return legacy_config(file);
+  if (it == file.metadata.end()) {
+    const nn::Config c = legacy_config(file);
+    check_sizes(c, file);  // the shapes it was read from must agree with each other too
+    return c;
+  }
   nn::Config c;
   try {
     c = config_from_json(it->second);
@@ -191,6 +202,37 @@ std::unique_ptr<nn::Model> load_model(std::span<const uint8_t> bytes, DType dtyp
   auto model = std::make_unique<nn::Model>(cfg);
   load_weights(*model, file.tensors);
   return model;
+}
+
+std::vector<NonFinite> non_finite_parameters(nn::Model& model) {
+  std::vector<NonFinite> out;
+  model.visit([&](const std::string& name, Tensor& p) {
+    const Tensor c = p.contiguous();
+    int64_t bad = 0;
+    dispatch(c.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* v = c.template data<T>();
+      for (int64_t i = 0; i < c.numel(); ++i) bad += std::isfinite(v[i]) ? 0 : 1;
+    });
+    if (bad > 0) out.push_back({name, bad, c.numel()});
+  });
+  return out;
+}
+
+std::string non_finite_warning(const std::vector<NonFinite>& found) {
+  if (found.empty()) return "";
+  constexpr std::size_t kShown = 8;
+  std::string names;
+  for (std::size_t i = 0; i < found.size() && i < kShown; ++i) {
+    const NonFinite& f = found[i];
+    names += (i ? ", " : "") + f.name + " (" +
+             (f.count == f.numel ? "all " + std::to_string(f.numel) : std::to_string(f.count) + " of " + std::to_string(f.numel)) +
+             ")";
+  }
+  if (found.size() > kShown) names += " and " + std::to_string(found.size() - kShown) + " more";
+  const std::string what = found.size() == 1 ? "1 parameter holds" : std::to_string(found.size()) + " parameters hold";
+  return "weights: " + what + " NaN or infinite values: " + names +
+         "; every output computed from them will be NaN or infinite";
 }
 
 }  // namespace glass::io

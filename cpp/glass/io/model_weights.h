@@ -42,4 +42,21 @@ nn::Config config_from_weights(std::span<const uint8_t> bytes);
 // A model built from the file's own config with the file's values, in `dtype`.
 std::unique_ptr<nn::Model> load_model(std::span<const uint8_t> bytes, DType dtype);
 
+// Non-finite parameters (NaN or +-infinity). A file holding them is loaded, not
+// refused: it is well formed, and seeing where a diverged run's NaNs sit and
+// how they spread is what the inspector is for; but every loader reports them
+// by name (the CLI on stderr, the page beside the model's info), so no number
+// computed from them passes for a healthy model's. docs/model.md, "Weights files".
+struct NonFinite {
+  std::string name;    // docs/model.md's name of the parameter
+  int64_t count;       // how many of its values are NaN or infinite
+  int64_t numel;       // of how many
+};
+// In Model::visit order; empty when every value is finite.
+std::vector<NonFinite> non_finite_parameters(nn::Model& model);
+// One line naming them, e.g. "weights: 2 parameters hold NaN or infinite values:
+// tok_emb.weight (2 of 32768), head.weight (all 32768); every output computed
+// from them will be NaN or infinite", or "" if there are none. At most 8 names.
+std::string non_finite_warning(const std::vector<NonFinite>& found);
+
 }  // namespace glass::io

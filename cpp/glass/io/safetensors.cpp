@@ -1,12 +1,18 @@
 #include "glass/io/safetensors.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <bit>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 
 #include "glass/io/json.h"
+#include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
 
 namespace glass::io {
@@ -69,6 +75,10 @@ Entry parse_entry(const std::string& name, const nlohmann::json& j) {
   if (want != static_cast<double>(e.end - e.begin))
     fail("entry \"" + name + "\" has shape " + to_string(e.shape) + " (" + std::to_string(static_cast<uint64_t>(want)) +
          " bytes) but data_offsets span " + std::to_string(e.end - e.begin) + " bytes");
+  // a zero in the shape makes the byte count 0 (and match an empty span) whatever the other sizes are;
+  // the core's cap (tensor/checked.h) counts zeros as 1, and so must this
+  if (const std::string problem = size_problem(e.shape); !problem.empty())
+    fail("entry \"" + name + "\" has shape " + to_string(e.shape) + " which " + problem);
   return e;
 }
 
@@ -171,21 +181,82 @@ std::vector<uint8_t> serialize_safetensors(const NamedTensors& tensors, const st
   return out;
 }
 
-std::vector<uint8_t> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+namespace {
+std::string errno_text(int err) { return std::strerror(err); }
+
+// "a directory", "a FIFO", ... for a stat mode that is not a regular file.
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+}  // namespace
+
+std::vector<uint8_t> read_file(const std::string& path, uint64_t max_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw Error("cannot open '" + path + "' for reading: " + errno_text(errno));
+  if (!S_ISREG(st.st_mode)) throw Error("cannot read '" + path + "': it is " + kind_of(st.st_mode) + ", not a file");
+  if (static_cast<uint64_t>(st.st_size) > max_bytes)
+    throw Error("cannot read '" + path + "': it is " + std::to_string(st.st_size) + " bytes, more than the limit of " +
+                std::to_string(max_bytes));
+  // O_NONBLOCK: should the path have become a FIFO since stat, opening it must not hang
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw Error("cannot open '" + path + "' for reading: " + errno_text(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) > max_bytes)
+    throw Error("cannot read '" + path + "': it changed while being opened");
+  std::vector<uint8_t> out(static_cast<std::size_t>(st.st_size));
+  std::size_t got = 0;
+  while (got < out.size()) {
+    const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Error("reading '" + path + "' failed: " + errno_text(errno));
+    if (n == 0) break;  // shrank while being read: what was there is what a reader gets
+    got += static_cast<std::size_t>(n);
+  }
+  out.resize(got);
+  return out;
 }
 
 void write_file(const std::string& path, std::span<const uint8_t> bytes) {
   const std::string tmp = path + ".tmp";
+  // removes the temporary unless it was renamed into place
+  struct Cleanup {
+    const std::string& tmp;
+    bool done = false;
+    ~Cleanup() {
+      if (!done) std::remove(tmp.c_str());
+    }
+  } cleanup{tmp};
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot open '" + tmp + "' for writing");
+    if (!out) throw Error("cannot open '" + tmp + "' for writing: " + errno_text(errno));
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
     if (!out) throw Error("writing '" + tmp + "' failed (disk full?)");
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error("cannot rename '" + tmp + "' to '" + path + "'");
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw Error("cannot rename '" + tmp + "' to '" + path + "': " + errno_text(errno));
+  cleanup.done = true;
+}
+
+void check_writable(const std::string& path, const std::string& what) {
+  if (path.empty()) throw Error(what + ": the path is empty");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw Error(what + " '" + path + "' is " + kind_of(st.st_mode) + ", not a file that can be written");
+  const std::string tmp = path + ".tmp";
+  const bool existed = ::stat(tmp.c_str(), &st) == 0;
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+  if (fd < 0) throw Error(what + ": cannot open '" + path + "' for writing (" + errno_text(errno) + ")");
+  ::close(fd);
+  if (!existed) std::remove(tmp.c_str());
 }
 
 }  // namespace glass::io

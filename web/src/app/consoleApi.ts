@@ -17,6 +17,8 @@
 //   allowed to load the core (.dependency-cruiser.cjs, rule page-runs-no-core).
 import type { Glass } from '../core/glass';
 import type { ModelInfo, ModelRun } from '../core/model';
+import { checkOptional } from '../core/args';
+import { checkRun } from '../core/model';
 import type { DTypeName } from '../core/types';
 import { DEFAULT_MODEL_EPS } from './inspectorSettings';
 import { ensureWeights, weights } from './inspectorState';
@@ -32,18 +34,23 @@ export interface ConsoleModel {
   bench(text: string, options?: { eps?: number; dtype?: DTypeName; backward?: boolean; repeat?: number }): Promise<number[]>;
 }
 
+/** The most timed runs one glass.model.bench call may ask for (each is a full forward + backward). */
+const MAX_BENCH_REPEAT = 1000;
+
 class ConsoleError extends Error {
   override name = 'GlassError';
 }
 
-const model: ConsoleModel = {
+/** glass.model (exported for tests: its argument checks run before any request). */
+export const consoleModel: ConsoleModel = {
   async run(text, options = {}) {
+    checkRun('glass.model.run', text, options);
     if (!(await ensureWeights())) {
       const w = weights.peek();
       throw new ConsoleError(w.status === 'failed' ? w.message : 'the weights are not loaded');
     }
     const o = await core().request('modelRun', {
-      text: String(text),
+      text,
       eps: options.eps ?? DEFAULT_MODEL_EPS,
       dtype: options.dtype ?? 'float32',
       backward: options.backward ?? true,
@@ -53,9 +60,14 @@ const model: ConsoleModel = {
     throw new ConsoleError('superseded by a newer glass.model.run call');
   },
   async bench(text, options = {}) {
+    checkRun('glass.model.bench', text, options);
+    checkOptional('int64', 'glass.model.bench repeat', options.repeat);
+    if (options.repeat !== undefined && (options.repeat < 1 || options.repeat > MAX_BENCH_REPEAT)) {
+      throw new ConsoleError(`glass.model.bench repeat: expected a whole number from 1 to ${MAX_BENCH_REPEAT}, got the number ${options.repeat}`);
+    }
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
     const o = await core().request('benchRun', {
-      text: String(text),
+      text,
       eps: options.eps ?? DEFAULT_MODEL_EPS,
       dtype: options.dtype ?? 'float32',
       backward: options.backward ?? true,
@@ -103,7 +115,7 @@ export function installConsoleApi(): void {
     else setTimeout(() => void load(), 1000);
   });
   ready.catch(() => {}); // reported when someone awaits it
-  const base: Record<string | symbol, unknown> = { model, train, ready, help: () => HELP };
+  const base: Record<string | symbol, unknown> = { model: consoleModel, train, ready, help: () => HELP };
   const api = new Proxy(base, {
     get(target, key) {
       if (key in target) return target[key];

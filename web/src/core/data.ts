@@ -1,5 +1,6 @@
 // Turning JS values into flat values + shape for the core. Only marshalling:
 // every numeric check (NaN, sizes, dtype names) is the core's.
+import { describeValue } from './args';
 import { GlassError } from './errors';
 import type { DTypeName, NestedNumbers, TensorData } from './types';
 
@@ -22,6 +23,9 @@ export function flatten(data: TensorData, shape?: readonly number[], dtype?: DTy
       dtype: dtype ?? (data instanceof Float64Array ? 'float64' : 'float32'),
     };
   }
+  if (typeof data !== 'number' && !Array.isArray(data)) {
+    throw new GlassError(`tensor data: expected a number, nested arrays of numbers, or a Float32Array or Float64Array, got ${describeValue(data)}`);
+  }
   const values: number[] = [];
   const nestedShape = shapeOf(data);
   pushValues(data, nestedShape, 0, values);
@@ -41,7 +45,10 @@ function shapeOf(data: NestedNumbers): number[] {
 
 function pushValues(data: NestedNumbers, shape: number[], axis: number, out: number[]): void {
   if (axis === shape.length) {
-    if (typeof data !== 'number') throw new GlassError(`tensor: ragged nested array: expected a number at depth ${axis}, got ${describe(data)}`);
+    if (typeof data !== 'number') {
+      const what = Array.isArray(data) ? 'ragged nested array: expected a number' : 'tensor data: expected a number';
+      throw new GlassError(`${Array.isArray(data) ? 'tensor: ' : ''}${what} at depth ${axis}, got ${describe(data)}`);
+    }
     out.push(data);
     return;
   }
@@ -54,5 +61,5 @@ function pushValues(data: NestedNumbers, shape: number[], axis: number, out: num
 }
 
 function describe(v: unknown): string {
-  return Array.isArray(v) ? `an array of ${v.length}` : typeof v === 'number' ? `the number ${v}` : typeof v;
+  return describeValue(v);
 }

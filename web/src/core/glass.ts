@@ -12,6 +12,7 @@
 // created outside a scope must be disposed by the caller.
 import type { GlassCoreOptions } from './wasm/glass_core.js';
 import { bestBuild, type WasmBuild } from './wasmBuild';
+import { checkArg, checkArgs, checkHandle, checkOptional, checkOptions, describeValue } from './args';
 import type { Context } from './context';
 import { TrackedHandle } from './handle';
 import { flatten } from './data';
@@ -82,6 +83,7 @@ export class Glass extends GlassOps<Tensor> {
   // ---- ownership ----
   /** Runs fn; disposes every handle created inside except those in its result. */
   scope<R>(fn: () => R): R {
+    if (typeof fn !== 'function') throw new GlassError(`scope: expected a function, got ${describeValue(fn)}`);
     return this.ctx.tracker.scope(fn);
   }
   /** Takes handles out of every scope: the caller disposes them. */
@@ -100,30 +102,43 @@ export class Glass extends GlassOps<Tensor> {
    * Float64Array and float32 otherwise.
    */
   tensor(data: TensorData, options: { shape?: readonly number[]; dtype?: DTypeName; requiresGrad?: boolean } = {}): Tensor {
+    checkOptions('tensor options', options);
+    checkOptional('shape', 'tensor shape', options.shape);
+    checkOptional('dtype', 'tensor dtype', options.dtype);
+    checkOptional('boolean', 'tensor requiresGrad', options.requiresGrad);
     const flat = flatten(data, options.shape, options.dtype);
     const t = this.wrap(() => this.ctx.raw.fromArray(flat.values, flat.shape, flat.dtype));
     if (options.requiresGrad) t.requiresGrad = true;
     return t;
   }
   scalar(value: number, dtype: DTypeName = 'float32'): Tensor {
+    checkArgs('scalar', [['value', 'number', value], ['dtype', 'dtype', dtype]]);
     return this.wrap(() => this.ctx.raw.scalar(value, dtype));
   }
   zeros(shape: readonly number[], dtype: DTypeName = 'float32'): Tensor {
+    checkArgs('zeros', [['shape', 'shape', shape], ['dtype', 'dtype', dtype]]);
     return this.wrap(() => this.ctx.raw.zeros(shape, dtype));
   }
   ones(shape: readonly number[], dtype: DTypeName = 'float32'): Tensor {
+    checkArgs('ones', [['shape', 'shape', shape], ['dtype', 'dtype', dtype]]);
     return this.wrap(() => this.ctx.raw.ones(shape, dtype));
   }
   full(shape: readonly number[], value: number, dtype: DTypeName = 'float32'): Tensor {
+    checkArgs('full', [['shape', 'shape', shape], ['value', 'number', value], ['dtype', 'dtype', dtype]]);
     return this.wrap(() => this.ctx.raw.full(shape, value, dtype));
   }
   generator(seed = 0): Generator {
+    checkArg('int64', 'generator seed', seed);
     return new Generator(this.ctx, guarded(() => new this.ctx.raw.Generator(seed)));
   }
   randn(shape: readonly number[], options: RandomOptions = {}): Tensor {
+    checkArg('shape', 'randn shape', shape);
+    this.checkRandom('randn', options);
     return this.withGenerator(options, (gen) => this.ctx.raw.randn(shape, gen, options.dtype ?? 'float32'));
   }
   uniform(shape: readonly number[], low: number, high: number, options: RandomOptions = {}): Tensor {
+    checkArgs('uniform', [['shape', 'shape', shape], ['low', 'number', low], ['high', 'number', high]]);
+    this.checkRandom('uniform', options);
     return this.withGenerator(options, (gen) => this.ctx.raw.uniform(shape, low, high, gen, options.dtype ?? 'float32'));
   }
 
@@ -144,17 +159,25 @@ export class Glass extends GlassOps<Tensor> {
     return a.matmul(b);
   }
   /** Rows of weight (V, D) picked by ids (shape idsShape, default [ids.length]). */
-  embedding(weight: Tensor, ids: ArrayLike<number>, idsShape: readonly number[] = [ids.length]): Tensor {
+  embedding(weight: Tensor, ids: ArrayLike<number>, idsShape?: readonly number[]): Tensor {
+    checkArgs('embedding', [['weight', 'tensor', weight], ['ids', 'ids', ids]]);
+    checkOptional('shape', 'embedding idsShape', idsShape);
+    const shape = idsShape ?? [ids.length];
     const w = weight.raw;
-    return this.wrap(() => this.ctx.raw.embedding(w, ids, idsShape));
+    return this.wrap(() => this.ctx.raw.embedding(w, ids, shape));
   }
   oneHot(ids: ArrayLike<number>, classes: number, options: { shape?: readonly number[]; dtype?: DTypeName } = {}): Tensor {
+    checkArgs('oneHot', [['ids', 'ids', ids], ['classes', 'int64', classes]]);
+    checkOptions('oneHot options', options);
+    checkOptional('shape', 'oneHot shape', options.shape);
+    checkOptional('dtype', 'oneHot dtype', options.dtype);
     return this.wrap(() => this.ctx.raw.oneHot(ids, options.shape ?? [ids.length], classes, options.dtype ?? 'float32'));
   }
 
   // ---- autograd ----
   /** Runs fn with graph recording off (nests; restored even if fn throws). */
   noGrad<R>(fn: () => R): R {
+    if (typeof fn !== 'function') throw new GlassError(`noGrad: expected a function, got ${describeValue(fn)}`);
     const guard = guarded(() => new this.ctx.raw.NoGradGuard());
     try {
       return fn();
@@ -167,6 +190,7 @@ export class Glass extends GlassOps<Tensor> {
   }
   /** Every tensor `root` depends on, inputs before users, root last. */
   traceGraph(root: Tensor): GraphNode[] {
+    checkHandle('traceGraph root', root);
     const r = root.raw;
     const nodes = guarded(() => this.ctx.raw.traceGraph(r));
     return nodes.map((n) => ({
@@ -178,6 +202,10 @@ export class Glass extends GlassOps<Tensor> {
 
   // ---- nn ----
   rmsnorm(d: number, options: { eps?: number; dtype?: DTypeName } = {}): RMSNorm {
+    checkArg('int64', 'rmsnorm d', d);
+    checkOptions('rmsnorm options', options);
+    checkOptional('number', 'rmsnorm eps', options.eps);
+    checkOptional('dtype', 'rmsnorm dtype', options.dtype);
     const raw = guarded(() => new this.ctx.raw.RMSNorm(d, options.eps ?? 1e-6, options.dtype ?? 'float32'));
     return new RMSNorm(this.ctx, raw);
   }
@@ -195,6 +223,13 @@ export class Glass extends GlassOps<Tensor> {
 
   protected wrap(call: () => ReturnType<RawModule['zeros']>): Tensor {
     return new Tensor(this.ctx, guarded(call));
+  }
+
+  private checkRandom(op: string, options: RandomOptions): void {
+    checkOptions(`${op} options`, options);
+    checkOptional('dtype', `${op} dtype`, options.dtype);
+    checkOptional('int64', `${op} seed`, options.seed);
+    if (options.generator !== undefined) checkHandle(`${op} generator`, options.generator, 'Generator');
   }
 
   private withGenerator(options: RandomOptions, call: (gen: RawGenerator) => ReturnType<RawModule['zeros']>): Tensor {

@@ -25,6 +25,11 @@ export abstract class TrackedHandle<R extends RawHandle> implements Disposable {
     return this.handle;
   }
 
+  /** What this handle is ('Tensor', 'RMSNorm', 'Generator'): argument checks name it (args.ts). */
+  get handleKind(): string {
+    return this.kind;
+  }
+
   get isDisposed(): boolean {
     return this.handle === null;
   }

@@ -17,6 +17,7 @@
 //
 // Everything a run returns is plain data (typed-array copies), so only the
 // Model itself is a handle to dispose.
+import { checkArg, checkOptional, checkOptions } from './args';
 import { GlassError, guarded } from './errors';
 import type { Glass } from './glass';
 import type { RawHandle, RawTensor } from './raw';
@@ -56,6 +57,10 @@ export interface ModelInfo {
   parameters: number;
   norms: number;
   perBlock: number[];
+  /** Parameters holding NaN or infinity (docs/model.md, "Weights files": such a file loads, with this warning); empty if none. */
+  nonFinite: { name: string; count: number; numel: number }[];
+  /** The core's one-line warning naming them, or '' when every parameter is finite. */
+  warning: string;
 }
 
 export interface ModelRun {
@@ -136,6 +141,15 @@ interface RawModelModule {
   displayByte(byte: number): string;
 }
 
+/** A run's text and options, by kind (args.ts): a missing text is refused, never run as "undefined". */
+export function checkRun(op: string, text: unknown, options: RunOptions | undefined): void {
+  checkArg('string', `${op} text`, text);
+  checkOptions(`${op} options`, options);
+  checkOptional('number', `${op} eps`, options?.eps);
+  checkOptional('dtype', `${op} dtype`, options?.dtype);
+  checkOptional('boolean', `${op} backward`, options?.backward);
+}
+
 export class Model implements Disposable {
   private handle: RawModelSession | null;
 
@@ -171,6 +185,7 @@ export class Model implements Disposable {
   }
   /** Forward (and backward unless backward: false) of the next-byte loss on `text`. */
   run(text: string, options: RunOptions = {}): ModelRun {
+    checkRun('model.run', text, options);
     const raw = this.raw;
     return guarded(() => {
       if (options.dtype !== undefined) raw.setDtype(options.dtype);
@@ -180,6 +195,7 @@ export class Model implements Disposable {
   }
   /** Like run, but keeps the result in the core and returns only the loss (null for 1 byte). */
   compute(text: string, options: RunOptions = {}): number | null {
+    checkRun('model.compute', text, options);
     const raw = this.raw;
     return guarded(() => {
       if (options.dtype !== undefined) raw.setDtype(options.dtype);

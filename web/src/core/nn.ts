@@ -1,4 +1,5 @@
 // nn modules of the core, as facade handles.
+import { checkArg, checkHandle } from './args';
 import type { Context } from './context';
 import { TrackedHandle } from './handle';
 import { guarded } from './errors';
@@ -23,6 +24,7 @@ export class RMSNorm extends TrackedHandle<RawRMSNorm> {
 
   /** x (..., d) -> (..., d). */
   call(x: Tensor): Tensor {
+    checkHandle('RMSNorm call x', x);
     const xr = x.raw;
     return new Tensor(this.ctx, guarded(() => this.raw.call(xr)));
   }
@@ -32,6 +34,7 @@ export class RMSNorm extends TrackedHandle<RawRMSNorm> {
   }
   /** Must be finite and >= 0; otherwise a GlassError and eps is unchanged. */
   set eps(eps: number) {
+    checkArg('number', 'RMSNorm eps', eps);
     guarded(() => this.raw.setEps(eps));
   }
   get dim(): number {
@@ -46,6 +49,7 @@ export class RMSNorm extends TrackedHandle<RawRMSNorm> {
   }
   /** Replaces gamma; must be (d,) of this norm's dtype. */
   setGamma(gamma: Tensor): void {
+    checkHandle('RMSNorm setGamma gamma', gamma);
     const g = gamma.raw;
     guarded(() => this.raw.setGamma(g));
   }

@@ -5,6 +5,9 @@
 // is the base of Tensor (tensor.ts), GlassOps (glass.concat(...), ...) of Glass
 // (glass.ts). Everything else there (construction, autograd, scopes, and ops whose
 // facade is more than one call) is written by hand.
+// Every method checks its arguments' kinds first (args.ts): a wrong kind is a
+// GlassError naming the op and the parameter, never a coerced value.
+import { checkArgs } from './args';
 import type { Context } from './context';
 import { TrackedHandle } from './handle';
 import type { RawTensor } from './raw';
@@ -24,6 +27,7 @@ export abstract class TensorOps<T extends Operand> extends TrackedHandle<RawTens
   }
 
   pow(exponent: number): T {
+    checkArgs('pow', [['exponent', 'number', exponent]]);
     return this.make((x) => this.ctx.raw.pow(x, exponent));
   }
 
@@ -66,46 +70,56 @@ export abstract class TensorOps<T extends Operand> extends TrackedHandle<RawTens
 
   /** Sums down to `shape` (undoes broadcasting). */
   sumTo(shape: readonly number[]): T {
+    checkArgs('sumTo', [['shape', 'shape', shape]]);
     return this.make((x) => this.ctx.raw.sumTo(x, shape));
   }
 
   /** (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast. */
   matmul(other: T): T {
+    checkArgs('matmul', [['other', 'tensor', other]]);
     return this.make((x) => this.ctx.raw.matmul(x, other.raw));
   }
 
   /** One size may be -1. */
   reshape(shape: readonly number[]): T {
+    checkArgs('reshape', [['shape', 'shape', shape]]);
     return this.make((x) => this.ctx.raw.reshape(x, shape));
   }
 
   permute(axes: readonly number[]): T {
+    checkArgs('permute', [['axes', 'axes', axes]]);
     return this.make((x) => this.ctx.raw.permute(x, axes));
   }
 
   transpose(axis0 = -2, axis1 = -1): T {
+    checkArgs('transpose', [['axis0', 'int', axis0], ['axis1', 'int', axis1]]);
     return this.make((x) => this.ctx.raw.transpose(x, axis0, axis1));
   }
 
   /** Elements [start, stop) along `axis`; negative indices count from the end. */
   slice(axis: number, start: number, stop: number): T {
+    checkArgs('slice', [['axis', 'int', axis], ['start', 'int64', start], ['stop', 'int64', stop]]);
     return this.make((x) => this.ctx.raw.slice(x, axis, start, stop));
   }
 
   broadcastTo(shape: readonly number[]): T {
+    checkArgs('broadcastTo', [['shape', 'shape', shape]]);
     return this.make((x) => this.ctx.raw.broadcastTo(x, shape));
   }
 
   /** `value` where mask is nonzero (mask broadcasts to the tensor), the tensor elsewhere. */
   maskedFill(mask: T, value: number): T {
+    checkArgs('maskedFill', [['mask', 'tensor', mask], ['value', 'number', value]]);
     return this.make((x) => this.ctx.raw.maskedFill(x, mask.raw, value));
   }
 
   softmax(axis = -1): T {
+    checkArgs('softmax', [['axis', 'int', axis]]);
     return this.make((x) => this.ctx.raw.softmax(x, axis));
   }
 
   logSoftmax(axis = -1): T {
+    checkArgs('logSoftmax', [['axis', 'int', axis]]);
     return this.make((x) => this.ctx.raw.logSoftmax(x, axis));
   }
 
@@ -121,6 +135,7 @@ export abstract class TensorOps<T extends Operand> extends TrackedHandle<RawTens
 
   /** x (..., V) -> (...): x[..., ids[i]] at each position i (one id per position). */
   pick(ids: ArrayLike<number>): T {
+    checkArgs('pick', [['ids', 'ids', ids]]);
     return this.make((x) => this.ctx.raw.pick(x, ids));
   }
 }
@@ -133,31 +148,37 @@ export abstract class GlassOps<T extends Operand> {
 
   /** Joins tensors along `axis` (their other sizes must match). */
   concat(xs: readonly T[], axis: number): T {
+    checkArgs('concat', [['xs', 'tensors', xs], ['axis', 'int', axis]]);
     return this.wrap(() => this.ctx.raw.concat(xs.map((each) => each.raw), axis));
   }
 
   /** cond nonzero -> a, else b; all three broadcast together. */
   where(cond: T, a: T, b: T): T {
+    checkArgs('where', [['cond', 'tensor', cond], ['a', 'tensor', a], ['b', 'tensor', b]]);
     return this.wrap(() => this.ctx.raw.where(cond.raw, a.raw, b.raw));
   }
 
   /** Mean over positions of -log softmax(logits)[target]; one target per row of logits. */
   crossEntropy(logits: T, targets: ArrayLike<number>): T {
+    checkArgs('crossEntropy', [['logits', 'tensor', logits], ['targets', 'ids', targets]]);
     return this.wrap(() => this.ctx.raw.crossEntropy(logits.raw, targets));
   }
 
   /** x (..., in), weight (out, in) -> (..., out): x @ weight^T as one node (nn::Linear's op). */
   linear(x: T, weight: T): T {
+    checkArgs('linear', [['x', 'tensor', x], ['weight', 'tensor', weight]]);
     return this.wrap(() => this.ctx.raw.linear(x.raw, weight.raw));
   }
 
   /** q, k (..., n, d) -> (..., n, n): q @ k^T on and below the diagonal, 0 above, the masked half never computed. */
   causalScores(q: T, k: T): T {
+    checkArgs('causalScores', [['q', 'tensor', q], ['k', 'tensor', k]]);
     return this.wrap(() => this.ctx.raw.causalScores(q.raw, k.raw));
   }
 
   /** w (..., n, n), v (..., n, d) -> (..., n, d): w @ v with w's entries above the diagonal taken as 0. */
   causalMix(w: T, v: T): T {
+    checkArgs('causalMix', [['w', 'tensor', w], ['v', 'tensor', v]]);
     return this.wrap(() => this.ctx.raw.causalMix(w.raw, v.raw));
   }
 }

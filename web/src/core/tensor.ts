@@ -9,8 +9,9 @@
 // op table through TensorOps (opMethods.gen.ts); written here are the rest:
 // metadata, autograd, copies, and the ops whose facade picks between two raw
 // ops (add/sub/mul/div of a tensor or a number, sum/mean/max over all or one axis).
+import { checkArg, checkHandle, checkOptional, checkOptions, describeValue } from './args';
 import type { Context } from './context';
-import { guarded } from './errors';
+import { GlassError, guarded } from './errors';
 import { TensorOps } from './opMethods.gen';
 import type { RawTensor } from './raw';
 import type { BackwardOptions, DTypeName, NestedNumbers } from './types';
@@ -73,6 +74,7 @@ export class Tensor extends TensorOps<Tensor> {
     return guarded(() => this.raw.name());
   }
   set name(name: string) {
+    checkArg('string', 'Tensor name', name);
     guarded(() => this.raw.setName(name));
   }
   /** Sets the name the graph inspector shows; returns this. */
@@ -89,6 +91,7 @@ export class Tensor extends TensorOps<Tensor> {
     return guarded(() => this.raw.requiresGrad());
   }
   set requiresGrad(on: boolean) {
+    checkArg('boolean', 'Tensor requiresGrad', on);
     guarded(() => this.raw.setRequiresGrad(on));
   }
   /** Marks a leaf as needing a gradient; returns this. */
@@ -115,9 +118,12 @@ export class Tensor extends TensorOps<Tensor> {
   /** backward() from a one-element tensor, or backward(upstream) with a gradient of this shape. */
   backward(upstreamOrOptions?: Tensor | BackwardOptions, options?: BackwardOptions): void {
     if (upstreamOrOptions instanceof Tensor) {
+      checkHandle('backward upstream', upstreamOrOptions);
+      checkOptions('backward options', options);
       const upstream = upstreamOrOptions.raw;
       guarded(() => this.raw.backwardWith(upstream, options ?? {}));
     } else {
+      checkOptions('backward options (or an upstream Tensor)', upstreamOrOptions);
       guarded(() => this.raw.backward(upstreamOrOptions ?? {}));
     }
   }
@@ -134,6 +140,7 @@ export class Tensor extends TensorOps<Tensor> {
   }
   /** Explicit cast (differentiable). */
   to(dtype: DTypeName): Tensor {
+    checkArg('dtype', 'to dtype', dtype);
     return this.make((t) => t.to(dtype));
   }
 
@@ -153,12 +160,15 @@ export class Tensor extends TensorOps<Tensor> {
 
   // ---- reductions: over everything (shape ()) or along one axis ----
   sum(axis?: number, keepdim = false): Tensor {
+    this.checkAxis('sum', axis, keepdim);
     return this.make((t) => (axis === undefined ? this.ctx.raw.sum(t) : this.ctx.raw.sumAxis(t, axis, keepdim)));
   }
   mean(axis?: number, keepdim = false): Tensor {
+    this.checkAxis('mean', axis, keepdim);
     return this.make((t) => (axis === undefined ? this.ctx.raw.mean(t) : this.ctx.raw.meanAxis(t, axis, keepdim)));
   }
   max(axis?: number, keepdim = false): Tensor {
+    this.checkAxis('max', axis, keepdim);
     return this.make((t) => (axis === undefined ? this.ctx.raw.max(t) : this.ctx.raw.maxAxis(t, axis, keepdim)));
   }
 
@@ -168,12 +178,19 @@ export class Tensor extends TensorOps<Tensor> {
     return new Tensor(this.ctx, guarded(() => call(self)));
   }
 
+  private checkAxis(op: string, axis: number | undefined, keepdim: boolean): void {
+    checkOptional('int', `${op} axis`, axis);
+    checkArg('boolean', `${op} keepdim`, keepdim);
+  }
+
   private binary(
     other: TensorOrNumber,
     withTensor: 'add' | 'sub' | 'mul' | 'div',
     withScalar: 'addScalar' | 'subScalar' | 'mulScalar' | 'divScalar',
   ): Tensor {
     if (typeof other === 'number') return this.make((t) => this.ctx.raw[withScalar](t, other));
+    if (!(other instanceof Tensor)) throw new GlassError(`${withTensor} other: expected a Tensor or a number, got ${describeValue(other)}`);
+    checkHandle(`${withTensor} other`, other);
     const b = other.raw;
     return this.make((t) => this.ctx.raw[withTensor](t, b));
   }

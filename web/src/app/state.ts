@@ -15,8 +15,9 @@
 import { batch, effect, signal } from '@preact/signals';
 import type { ErrorData } from '../protocol/base';
 import type { LabResult, SeedRow } from '../protocol/lab';
+import { shortProblem } from '../protocol/validate';
 import { core, startCore } from './core';
-import { TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
+import { NO_ANSWER_ERROR, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
 import { DEFAULT_INSPECTOR, readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
 import { readUrl, writeUrl, type View } from './urlState';
@@ -82,6 +83,14 @@ function recompute(): void {
   if (seedRows.peek() === null) loadSeed();
 }
 
+/** The notice after a restart: short, whatever the reason's text (the weights go to the new core by themselves). */
+export function restartText(reason: ErrorData, times: string): string {
+  const why = shortProblem(reason.message, 120);
+  if (reason.name === TIME_LIMIT_ERROR) return `The core took too long (${why}), so it was restarted${times}. Your settings are kept.`;
+  if (reason.name === NO_ANSWER_ERROR) return `The core stopped answering (${why}), so it was restarted${times}. Your settings are kept.`;
+  return `The core stopped (${reason.name}: ${why}) and was restarted${times}. Your settings are kept.`;
+}
+
 let started = false;
 /**
  * Starts the app (once): reads the address, starts the core's worker (`spawn`),
@@ -104,13 +113,7 @@ export function startApp(spawn: () => WorkerLike): void {
     },
     onRestart: (reason, restarts) => {
       const times = restarts > 1 ? ` (${restarts} times so far)` : '';
-      coreNotice.value = {
-        kind: 'restarted',
-        text:
-          reason.name === TIME_LIMIT_ERROR
-            ? `Lesson code ran too long (${reason.message}), so the core was stopped and restarted${times}. Your settings and progress are kept.`
-            : `The core stopped (${reason.name}: ${reason.message}) and was restarted${times}. Your settings are kept.`,
-      };
+      coreNotice.value = { kind: 'restarted', text: restartText(reason, times) };
       recompute(); // the result on screen came from the old worker: ask the new one
     },
     onFailed: (reason) => {

@@ -77,32 +77,111 @@ const HELP = `GlassLLM console API (see README "The console API"):
   await glass.model.run(text, { eps: 1e-6, dtype: 'float32', backward: true })  -> { loss, snapshots, grads, ... }
                                                          the model in the page's worker, with the page's weights`;
 
+/** A trap leaves a wasm instance unusable (docs/architecture.md): the console's copy is replaced, never reused. */
+class MainCore {
+  glass: Glass | null = null;
+  /** Bumped at each replacement: objects made by an older copy refuse to be used. */
+  generation = 0;
+  ready: Promise<Glass>;
+  private readonly proxies = new WeakMap<object, object>();
+  private readonly targets = new WeakMap<object, object>();
+
+  constructor() {
+    this.ready = this.load(true);
+  }
+
+  private load(whenIdle: boolean): Promise<Glass> {
+    const generation = this.generation;
+    const ready = new Promise<Glass>((resolve, reject) => {
+      const load = () =>
+        import('../core')
+          .then((m) => m.loadGlass())
+          .then((g) => {
+            if (generation === this.generation) this.glass = g;
+            resolve(g);
+          }, reject);
+      if (!whenIdle) void load();
+      else if ('requestIdleCallback' in globalThis) requestIdleCallback(() => void load(), { timeout: 3000 });
+      else setTimeout(() => void load(), 1000);
+    });
+    ready.catch(() => {}); // reported when someone awaits it
+    return ready;
+  }
+
+  /** Runs a call into the core; a trap replaces the copy and says so. */
+  call<R>(generation: number, fn: () => R): R {
+    if (generation !== this.generation)
+      throw new ConsoleError('this object was made by a copy of the core that stopped after a crash; make it again (await glass.ready first)');
+    try {
+      return this.wrap(fn(), generation) as R;
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      this.generation += 1;
+      this.glass = null;
+      this.ready = this.load(false);
+      throw new ConsoleError(`the core on this thread crashed (RuntimeError: ${e.message}) and is being replaced by a fresh copy: tensors made before are gone; await glass.ready, then start again`);
+    }
+  }
+
+  /**
+   * Objects the core made (tensors, norms, the Glass itself) are handed out
+   * behind a proxy whose methods go through call(): a trap inside x.sum() is
+   * caught like one inside glass.tensor(). Plain data (numbers, arrays of
+   * numbers, typed arrays) is handed out as it is.
+   */
+  wrap(value: unknown, generation: number): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) return value.some(isInstance) ? value.map((v) => this.wrap(v, generation)) : value;
+    if (isPlainObject(value))
+      return Object.values(value).some(isInstance) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.wrap(v, generation)])) : value;
+    if (!isInstance(value)) return value;
+    const known = this.proxies.get(value);
+    if (known !== undefined) return known;
+    const proxy = new Proxy(value, {
+      get: (target, key) => {
+        const v = Reflect.get(target, key, target);
+        if (typeof v !== 'function') return this.wrap(v, generation);
+        return (...args: unknown[]) => this.call(generation, () => (v as (...a: unknown[]) => unknown).apply(target, args.map((a) => this.unwrap(a, generation))));
+      },
+    });
+    this.proxies.set(value, proxy);
+    this.targets.set(proxy, value);
+    return proxy;
+  }
+
+  /** What the core gets back: its own objects, and callbacks (glass.scope(fn)) that return its own objects. */
+  private unwrap(value: unknown, generation: number): unknown {
+    if (typeof value === 'function')
+      return (...args: unknown[]) => this.unwrap((value as (...a: unknown[]) => unknown)(...args.map((a) => this.wrap(a, generation))), generation);
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) return value.map((v) => this.unwrap(v, generation));
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.unwrap(v, generation)]));
+    return this.targets.get(value) ?? value;
+  }
+}
+
+const isPlainObject = (v: object): boolean => Object.getPrototypeOf(v) === Object.prototype;
+
+/** A class instance of the facade (not plain data: objects, arrays, typed arrays, buffers, promises). */
+function isInstance(v: unknown): v is object {
+  if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof Promise || v instanceof Error) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto !== null && proto !== Object.prototype && proto !== Array.prototype;
+}
+
 /** Installs window.glass; the main-thread core loads when the page is idle (or on first use of glass.ready). */
 export function installConsoleApi(): void {
-  let mainGlass: Glass | null = null;
-  const ready = new Promise<Glass>((resolve, reject) => {
-    const load = () =>
-      import('../core')
-        .then((m) => m.loadGlass())
-        .then((g) => {
-          mainGlass = g;
-          resolve(g);
-        }, reject);
-    if ('requestIdleCallback' in globalThis) requestIdleCallback(() => void load(), { timeout: 3000 });
-    else setTimeout(() => void load(), 1000);
-  });
-  ready.catch(() => {}); // reported when someone awaits it
-  const base: Record<string | symbol, unknown> = { model, ready, help: () => HELP };
+  const main = new MainCore();
+  const base: Record<string | symbol, unknown> = { model, help: () => HELP };
   const api = new Proxy(base, {
     get(target, key) {
+      if (key === 'ready') return main.ready;
       if (key in target) return target[key];
-      if (mainGlass !== null && key in mainGlass) {
-        const v = (mainGlass as unknown as Record<string | symbol, unknown>)[key];
-        return typeof v === 'function' ? v.bind(mainGlass) : v;
-      }
+      const g = main.glass;
+      if (g !== null && key in g) return (main.wrap(g, main.generation) as Record<string | symbol, unknown>)[key];
       return undefined;
     },
-    has: (target, key) => key in target || (mainGlass !== null && key in mainGlass),
+    has: (target, key) => key === 'ready' || key in target || (main.glass !== null && key in main.glass),
   });
   (globalThis as { glass?: unknown }).glass = api;
 }

@@ -20,6 +20,7 @@ import { core, startCore } from './core';
 import { NO_ANSWER_ERROR, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
 import { DEFAULT_INSPECTOR, readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
+import { keepPrompt, keptPrompt } from './promptStore';
 import { readUrl, writeUrl, type View } from './urlState';
 
 // ---- view state (read from the address by startApp) ----
@@ -101,6 +102,9 @@ export function startApp(spawn: () => WorkerLike): void {
   started = true;
   const initial = readUrl(location.search);
   const initialInspector = readInspectorUrl(location.search);
+  // no prompt in the address: the long one this tab kept (promptStore.ts), if any
+  const kept = new URLSearchParams(location.search).has('prompt') ? null : keptPrompt();
+  if (kept !== null) initialInspector.settings.prompt = kept;
   batch(() => {
     view.value = initial.state.view;
     labSettings.value = initial.state.lab;
@@ -135,6 +139,7 @@ export function startApp(spawn: () => WorkerLike): void {
   effect(() => {
     const state = { view: view.value, lab: labSettings.value };
     const inspector = inspectorSettings.value;
+    keepPrompt(inspector.prompt);
     const address = () => writeInspectorUrl(inspector, writeUrl(state, location.search));
     clearTimeout(timer);
     if (state.view !== readUrl(location.search).state.view) {

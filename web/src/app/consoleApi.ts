@@ -17,7 +17,7 @@
 import type { Glass } from '../core/glass';
 import type { ModelInfo, ModelRun } from '../core/model';
 import type { DTypeName } from '../core/types';
-import { DEFAULT_MODEL_EPS } from './inspectorSettings';
+import { CONTEXT_BYTES, DEFAULT_MODEL_EPS } from './inspectorSettings';
 import { ensureWeights, weights } from './inspectorState';
 import { core } from './core';
 
@@ -26,12 +26,41 @@ export interface ConsoleModel {
   run(text: string, options?: { eps?: number; dtype?: DTypeName; backward?: boolean }): Promise<ModelRun>;
   /** Configuration and parameter counts of the loaded weights. */
   info(): Promise<ModelInfo>;
-  /** Benchmark: ms of each of `repeat` runs in the worker (nothing copied out; one warm-up first). */
-  bench(text: string, options?: { eps?: number; dtype?: DTypeName; backward?: boolean; repeat?: number }): Promise<number[]>;
+  /**
+   * Benchmark: ms of each of `repeat` runs in the worker (nothing copied out; 10
+   * warm-up runs first). It runs in chunks of a few runs, so `onProgress(done, total)`
+   * is called between them and `signal` (an AbortSignal) cancels it between them.
+   */
+  bench(text: string, options?: BenchOptions): Promise<number[]>;
+}
+
+export interface BenchOptions {
+  eps?: number;
+  dtype?: DTypeName;
+  backward?: boolean;
+  repeat?: number;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
 }
 
 class ConsoleError extends Error {
   override name = 'GlassError';
+}
+
+/** glass.model.bench's bounds: at most this many timed runs, in chunks of BENCH_CHUNK. */
+export const BENCH_MAX_REPEAT = 1000;
+const BENCH_CHUNK = 5;
+const BENCH_WARM_UP = 10;
+let benchCalls = 0;
+
+/** Checks glass.model.bench's arguments; the message says what was expected. */
+export function benchProblem(text: unknown, repeat: unknown): string | null {
+  if (typeof text !== 'string' || text === '') return `glass.model.bench(text, options): text must be a non-empty string, got ${typeof text === 'string' ? 'an empty one' : typeof text}`;
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > CONTEXT_BYTES) return `glass.model.bench: the text is ${bytes} bytes; the model reads at most ${CONTEXT_BYTES}`;
+  if (typeof repeat !== 'number' || !Number.isInteger(repeat) || repeat < 1 || repeat > BENCH_MAX_REPEAT)
+    return `glass.model.bench: repeat must be a whole number from 1 to ${BENCH_MAX_REPEAT}, got ${typeof repeat === 'number' ? repeat : typeof repeat}`;
+  return null;
 }
 
 const model: ConsoleModel = {
@@ -51,16 +80,22 @@ const model: ConsoleModel = {
     throw new ConsoleError('superseded by a newer glass.model.run call');
   },
   async bench(text, options = {}) {
+    const repeat = options.repeat ?? 20;
+    const problem = benchProblem(text, repeat);
+    if (problem !== null) throw new ConsoleError(problem);
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
-    const o = await core().request('benchRun', {
-      text: String(text),
-      eps: options.eps ?? DEFAULT_MODEL_EPS,
-      dtype: options.dtype ?? 'float32',
-      backward: options.backward ?? true,
-      repeat: options.repeat ?? 20,
-    });
-    if (o.status === 'ok') return o.value;
-    throw new ConsoleError(o.status === 'error' ? o.error.message : 'superseded by a newer call');
+    const run = { text, eps: options.eps ?? DEFAULT_MODEL_EPS, dtype: options.dtype ?? 'float32', backward: options.backward ?? true };
+    const channel = `console-bench-${++benchCalls}`; // concurrent calls do not supersede each other
+    const times: number[] = [];
+    while (times.length < repeat) {
+      if (options.signal?.aborted) throw new ConsoleError(`glass.model.bench: cancelled after ${times.length} of ${repeat} runs`);
+      const n = Math.min(BENCH_CHUNK, repeat - times.length);
+      const o = await core().request('benchChunk', { ...run, repeat: n, warmUp: times.length === 0 ? BENCH_WARM_UP : 0 }, { channel });
+      if (o.status !== 'ok') throw new ConsoleError(o.status === 'error' ? o.error.message : 'superseded by a newer call');
+      times.push(...o.value);
+      options.onProgress?.(times.length, repeat);
+    }
+    return times;
   },
   async info() {
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
@@ -75,7 +110,9 @@ const HELP = `GlassLLM console API (see README "The console API"):
   glass.tensor([[3, 4]], { dtype: 'float64', requiresGrad: true }), glass.rmsnorm(d, { eps, dtype }).call(x),
   y.sum().backward(), x.grad.data(), glass.scope(() => ...), glass.traceGraph(y)
   await glass.model.run(text, { eps: 1e-6, dtype: 'float32', backward: true })  -> { loss, snapshots, grads, ... }
-                                                         the model in the page's worker, with the page's weights`;
+                                                         the model in the page's worker, with the page's weights
+  await glass.model.bench(text, { repeat: 20, backward: true, onProgress: (done, total) => ..., signal })
+                                                         ms per run (at most 1000 runs; an AbortSignal cancels it)`;
 
 /** A trap leaves a wasm instance unusable (docs/architecture.md): the console's copy is replaced, never reused. */
 class MainCore {

@@ -25,6 +25,7 @@ async function labAnswers(page: Page) {
 }
 
 test.describe('offline', () => {
+  test.use({ serviceWorkers: 'allow' }); // playwright.config.ts blocks it for every other test
   test('after the first visit the site works offline: a reload, a lesson with its code cell and model, the lab with live numbers', async ({ page, context }) => {
     test.setTimeout(120_000);
     await page.goto('./?view=lessons&lesson=rmsnorm&step=2');

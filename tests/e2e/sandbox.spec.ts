@@ -40,7 +40,7 @@ const HOSTILE: [string, string, RegExp][] = [
   ['a flood of forged messages', 'for (let i = 0; i < 100000; i++) postMessage({ type: "ready" }); print("done")', /out of order|cannot read|done/],
   ['a forged message for the core', 'postMessage({ type: "result", id: 2, ok: true, value: 1, computeMs: 0 }); print("sent")', /out of order|cannot read|sent/],
   ['timers that fire later', 'setInterval(() => postMessage("tick"), 1); setTimeout(() => self.close(), 5); print("armed")', /armed/],
-  ['printing without end', 'for (let i = 0; ; i++) print(i)', /output truncated[\s\S]*OutputLimit: the output is longer than 20,000 characters/],
+  ['printing without end', 'for (let i = 0; ; i++) print(i)', /output truncated[\s\S]*Stopped: the output is longer than 20,000 characters/],
   ['a wasm trap', 'print("before"); glass.debugTrap()', /RuntimeError|unreachable/],
   ['a thrown string', 'throw "oops"', /oops/],
   ['a promise that never settles', 'new Promise(() => {}); print("returned")', /returned/],
@@ -86,4 +86,20 @@ test('a truncated output says so visibly', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await note.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/sandbox-truncated-390.png` });
+});
+
+test('a core request that never ends is stopped at its time limit: a short notice, the weights reloaded, the lab and the inspector answer', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto('./?view=inspector');
+  await expect(page.getByTestId('inspector-loss')).toContainText(/\d/, { timeout: 30_000 });
+  const outcome = await page.evaluate(() => (globalThis as any).glassDebug.hang(1000));
+  expect(outcome).toEqual({ status: 'error', error: { name: 'TimeLimit', message: 'stopped after 1 s' } });
+  const notice = page.getByTestId('core-notice');
+  await expect(notice).toContainText('The core took too long (stopped after 1 s), so it was restarted');
+  expect(((await notice.textContent()) ?? '').length).toBeLessThan(200);
+  await page.screenshot({ path: `${SHOTS}/core-time-limit-notice.png` });
+  // the new worker got the weights again: the inspector runs the model
+  await page.locator('#inspector-prompt').fill('And God said');
+  await expect(page.getByTestId('inspector-loss')).toContainText(/\d/);
+  await labAnswers(page, 7);
 });

@@ -161,6 +161,8 @@ export function startApp(spawn: () => WorkerLike): void {
   // For tests and the curious (DevTools console).
   (globalThis as { glassDebug?: unknown }).glassDebug = {
     trap: () => core().debugTrap(),
+    /** A request that never ends: stopped after `ms` and the worker replaced (the watchdog at work). */
+    hang: (ms = 1000) => core().request('debugHang', null, { timeLimitMs: ms }),
     restarts: () => core().restarts,
   };
 }

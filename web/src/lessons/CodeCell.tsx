@@ -11,6 +11,7 @@ import { runCell } from '../viewmodels/lessonOp';
 export function cellError(e: ErrorData): string {
   if (e.name === TIME_LIMIT_ERROR) return `${e.message} — did the code loop forever?`;
   if (e.name === NO_ANSWER_ERROR || e.name === BAD_MESSAGE_ERROR) return `${e.message}. Only this cell was affected; press Run to try again.`;
+  if (e.name === 'OutputLimit') return `Stopped: ${e.message}.`; // the note above says what was kept
   return `${e.name}: ${e.message}`;
 }
 
@@ -87,7 +88,7 @@ export function CodeCell({ code, channel }: { code: string; channel: string }) {
         {out === null ? 'Running…' : out.output}
         {out?.truncated && (
           <span class="code-cell-truncated" data-testid="code-truncated">
-            {'\n'}… output truncated (only the first {out.output.length.toLocaleString('en-US')} characters are shown)
+            {out.output.endsWith('\n') ? '' : '\n'}… output truncated (only the first {out.output.length.toLocaleString('en-US')} characters are shown)
           </span>
         )}
         {out?.error && <span class="code-cell-error">{(out.output ? '\n' : '') + out.error}</span>}

@@ -30,6 +30,10 @@ export const handlerGroups = {
   debug: {
     /** Testing only: the core traps (a wasm RuntimeError), so the worker dies and is restarted. */
     debugTrap: (s: WorkerState, _: null): never => s.glass.debugTrap(),
+    /** Testing only: never answers (a handler stuck in a loop), so the client's time limit stops and replaces the worker. */
+    debugHang: (_s: WorkerState, _: null): never => {
+      for (;;);
+    },
   },
 };
 

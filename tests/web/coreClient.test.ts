@@ -365,3 +365,17 @@ describe('CoreClient checks every message', () => {
     });
   }
 });
+
+describe('the restart notice', () => {
+  it('is short whatever the reason, and names no internals without saying what happened', async () => {
+    const { restartText } = await import('../../web/src/app/state');
+    const long = 'x'.repeat(50_000);
+    for (const name of ['TimeLimit', 'NoAnswer', 'BadMessage', 'RuntimeError', 'WorkerError']) {
+      const text = restartText({ name, message: long }, '');
+      expect(text.length, name).toBeLessThan(260);
+      expect(text).toMatch(/restarted/);
+    }
+    expect(restartText({ name: 'BadMessage', message: 'm' }, '')).not.toContain('BadMessage');
+    expect(restartText({ name: 'NoAnswer', message: 'm' }, '')).toContain('stopped answering');
+  });
+});

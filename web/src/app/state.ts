@@ -17,7 +17,7 @@ import type { ErrorData } from '../protocol/base';
 import type { LabResult, SeedRow } from '../protocol/lab';
 import { shortProblem } from '../protocol/validate';
 import { core, startCore } from './core';
-import { NO_ANSWER_ERROR, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
+import { BAD_MESSAGE_ERROR, NO_ANSWER_ERROR, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
 import { DEFAULT_INSPECTOR, readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
 import { keepPrompt, keptPrompt } from './promptStore';
@@ -89,6 +89,7 @@ export function restartText(reason: ErrorData, times: string): string {
   const why = shortProblem(reason.message, 120);
   if (reason.name === TIME_LIMIT_ERROR) return `The core took too long (${why}), so it was restarted${times}. Your settings are kept.`;
   if (reason.name === NO_ANSWER_ERROR) return `The core stopped answering (${why}), so it was restarted${times}. Your settings are kept.`;
+  if (reason.name === BAD_MESSAGE_ERROR) return `The core's answer could not be trusted (${why}), so it was restarted${times}. Your settings are kept.`;
   return `The core stopped (${reason.name}: ${why}) and was restarted${times}. Your settings are kept.`;
 }
 

@@ -379,3 +379,18 @@ describe('the restart notice', () => {
     expect(restartText({ name: 'NoAnswer', message: 'm' }, '')).toContain('stopped answering');
   });
 });
+
+describe('CoreClient load limit', () => {
+  afterEach(() => vi.useRealTimers());
+  it('counts from starting the worker, however many requests arrive while it loads', () => {
+    vi.useFakeTimers();
+    const { client, workers, restarts } = setup();
+    for (let i = 0; i < 6; i++) {
+      vi.advanceTimersByTime(LOAD_LIMIT_MS / 6 - 1);
+      void client.request('lab', labInput(i), { channel: `c${i}` });
+    }
+    vi.advanceTimersByTime(6);
+    expect(restarts).toEqual(['NoAnswer']);
+    expect(workers).toHaveLength(2);
+  });
+});

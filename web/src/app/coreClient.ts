@@ -108,6 +108,8 @@ export class CoreClient {
   private watchdog: ReturnType<typeof setTimeout> | null = null;
   /** When the oldest request in flight became the worker's next job (performance clock). */
   private headSince = 0;
+  /** When the current worker was started (its load limit counts from here). */
+  private spawnedAt = 0;
   private readonly check = responseCheck();
   /** Workers in a row that were replaced for not answering, without one answer between. */
   private silentWorkers = 0;
@@ -180,7 +182,7 @@ export class CoreClient {
   private start(): WorkerLike {
     const worker = this.spawn();
     this.ready = false;
-    this.headSince = performance.now();
+    this.spawnedAt = performance.now();
     worker.onmessage = (event: MessageEvent) => {
       if (worker !== this.worker) return; // a message from a worker already replaced
       const problem = this.check(event.data, 'message');
@@ -251,7 +253,7 @@ export class CoreClient {
     this.stopWatchdog();
     const worker = this.worker;
     if (!this.ready) {
-      this.watchdog = setTimeout(() => this.noAnswer(worker, `it did not load within ${formatSeconds(LOAD_LIMIT_MS)}`), LOAD_LIMIT_MS - (performance.now() - this.headSince));
+      this.watchdog = setTimeout(() => this.noAnswer(worker, `it did not load within ${formatSeconds(LOAD_LIMIT_MS)}`), LOAD_LIMIT_MS - (performance.now() - this.spawnedAt));
       return;
     }
     const head = this.inFlight.values().next().value;

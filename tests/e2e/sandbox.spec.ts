@@ -71,6 +71,10 @@ test('a cell that allocates without end stops with a message; the tab and the la
   expect(out).toMatch(/RangeError|memory|stopped after|stopped with an error|stopped answering/i);
   const wasm = await run(page, 'const keep = []; for (;;) keep.push(glass.zeros([4096, 4096]))');
   expect(wasm).toMatch(/GlassError|memory|stopped after|stopped with an error/i);
+  // the JS heap itself (not array buffers): the time limit ends it before the heap's limit
+  const heap = await run(page, 'const keep = []; for (;;) keep.push(new Array(1e6).fill(0.5))');
+  expect(heap).toMatch(/stopped after|RangeError|memory|stopped with an error/i);
+  expect(await run(page, 'let s = "x"; for (;;) s += s')).toMatch(/RangeError: Invalid string length/);
   expect(crashed).toBe(false);
   expect(await run(page, 'print(1 + 1)')).toBe('2');
   expect(await page.evaluate(() => (globalThis as any).glassDebug.restarts())).toBe(0);

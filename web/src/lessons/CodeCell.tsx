@@ -10,7 +10,7 @@ import { runCell } from '../viewmodels/lessonOp';
 /** What the cell shows for an error; a time limit gets a hint instead of a name. */
 export function cellError(e: ErrorData): string {
   if (e.name === TIME_LIMIT_ERROR) return `${e.message} — did the code loop forever?`;
-  if (e.name === NO_ANSWER_ERROR || e.name === BAD_MESSAGE_ERROR) return `${e.message[0].toUpperCase()}${e.message.slice(1)}. Only this cell was affected; press Run to try again.`;
+  if (e.name === NO_ANSWER_ERROR || e.name === BAD_MESSAGE_ERROR) return `${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}. Only this cell was affected; press Run to try again.`;
   if (e.name === 'OutputLimit') return `Stopped: ${e.message}.`; // the note above says what was kept
   return `${e.name}: ${e.message}`;
 }

@@ -24,6 +24,9 @@ export default defineConfig({
     browserName: 'chromium',
     baseURL: `http://127.0.0.1:${PORT}/`,
     viewport: { width: 1280, height: 900 },
+    // Each test is a first visit, where the service worker would download the whole
+    // site (6 MB) in the background; only tests/e2e/offline.spec.ts, which tests it, allows it.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

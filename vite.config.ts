@@ -1,14 +1,65 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import preact from '@preact/preset-vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { DEV_HEADERS, PAGE_CSP, previewHeaders } from './security.config';
 
 // The app lives in web/ (index.html, src/). The wasm core is imported from
 // web/src/core/wasm/glass_core.js (built by `npm run build:wasm`); Vite rewrites
 // the glue's new URL('glass_core.wasm', import.meta.url) and emits the .wasm.
+
+/** The built page carries its Content-Security-Policy (security.config.ts) as its first meta tag after charset. */
+function cspMetaTag(): Plugin {
+  return {
+    name: 'glass-csp-meta',
+    apply: 'build',
+    transformIndexHtml: (html) => html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}" />`),
+  };
+}
+
+/** `npm run preview` (and the e2e tests) send the headers a static host should send (README "Serving dist/"). */
+function securityHeaders(): Plugin {
+  return {
+    name: 'glass-security-headers',
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = (req.url ?? '/').split('?')[0];
+        for (const [name, value] of Object.entries(previewHeaders(path))) res.setHeader(name, value);
+        next();
+      });
+    },
+    configureServer(server) {
+      server.middlewares.use((_req, res, next) => {
+        for (const [name, value] of Object.entries(DEV_HEADERS)) res.setHeader(name, value);
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root: 'web',
   base: './', // dist/ works from any static server and any sub-path
   publicDir: '../public', // static assets served as-is (shipped weights, ...)
-  plugins: [preact()],
+  plugins: [
+    preact(),
+    cspMetaTag(),
+    securityHeaders(),
+    // A service worker that precaches the whole site on the first visit: the app,
+    // both builds of the core, every lesson chunk, KaTeX's fonts and the shipped
+    // weights, so the site then works offline, lessons included. A new deployment
+    // waits until the learner accepts the update notice (app/UpdateNotice.tsx).
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false, // main.tsx registers it (no inline script)
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{html,js,css,wasm,svg,woff2,safetensors,txt}'],
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024, // the weights are 3.7 MB
+        cleanupOutdatedCaches: true,
+        navigateFallback: 'index.html',
+      },
+    }),
+  ],
   worker: { format: 'es' },
   build: {
     outDir: '../dist',

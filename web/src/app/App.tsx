@@ -6,6 +6,7 @@ import { CoreNotice } from './CoreNotice';
 import { ViewLink } from './ViewLink';
 import { ViewTabs } from './ViewTabs';
 import { view } from './state';
+import { UpdateNotice } from './UpdateNotice';
 import { UrlProblems } from './UrlProblems';
 import { Inspector } from './views/Inspector';
 import { LessonsHome } from './views/LessonsHome';
@@ -26,6 +27,7 @@ export function App() {
       </header>
       <div class="app-notices">
         <CoreNotice />
+        <UpdateNotice />
         <UrlProblems />
       </div>
       <main class="app-main" id="main">

@@ -20,7 +20,7 @@ import type { ModelInfo, ModelRun } from '../core/model';
 import { checkOptional } from '../core/args';
 import { checkRun } from '../core/model';
 import type { DTypeName } from '../core/types';
-import { DEFAULT_MODEL_EPS } from './inspectorSettings';
+import { CONTEXT_BYTES, DEFAULT_MODEL_EPS } from './inspectorSettings';
 import { ensureWeights, weights } from './inspectorState';
 import { core } from './core';
 import { consoleTrainRun, type ConsoleTrainOptions, type ConsoleTrainResult } from './consoleTrain';
@@ -30,15 +30,41 @@ export interface ConsoleModel {
   run(text: string, options?: { eps?: number; dtype?: DTypeName; backward?: boolean }): Promise<ModelRun>;
   /** Configuration and parameter counts of the loaded weights. */
   info(): Promise<ModelInfo>;
-  /** Benchmark: ms of each of `repeat` runs in the worker (nothing copied out; one warm-up first). */
-  bench(text: string, options?: { eps?: number; dtype?: DTypeName; backward?: boolean; repeat?: number }): Promise<number[]>;
+  /**
+   * Benchmark: ms of each of `repeat` runs in the worker (nothing copied out; 10
+   * warm-up runs first). It runs in chunks of a few runs, so `onProgress(done, total)`
+   * is called between them and `signal` (an AbortSignal) cancels it between them.
+   */
+  bench(text: string, options?: BenchOptions): Promise<number[]>;
 }
 
-/** The most timed runs one glass.model.bench call may ask for (each is a full forward + backward). */
-const MAX_BENCH_REPEAT = 1000;
+export interface BenchOptions {
+  eps?: number;
+  dtype?: DTypeName;
+  backward?: boolean;
+  repeat?: number;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
 
 class ConsoleError extends Error {
   override name = 'GlassError';
+}
+
+/** glass.model.bench's bounds: at most this many timed runs, in chunks of BENCH_CHUNK. */
+export const BENCH_MAX_REPEAT = 1000;
+const BENCH_CHUNK = 5;
+const BENCH_WARM_UP = 10;
+let benchCalls = 0;
+
+/** Checks glass.model.bench's arguments; the message says what was expected. */
+export function benchProblem(text: unknown, repeat: unknown): string | null {
+  if (typeof text !== 'string' || text === '') return `glass.model.bench(text, options): text must be a non-empty string, got ${typeof text === 'string' ? 'an empty one' : typeof text}`;
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > CONTEXT_BYTES) return `glass.model.bench: the text is ${bytes} bytes; the model reads at most ${CONTEXT_BYTES}`;
+  if (typeof repeat !== 'number' || !Number.isInteger(repeat) || repeat < 1 || repeat > BENCH_MAX_REPEAT)
+    return `glass.model.bench: repeat must be a whole number from 1 to ${BENCH_MAX_REPEAT}, got ${typeof repeat === 'number' ? repeat : typeof repeat}`;
+  return null;
 }
 
 /** glass.model (exported for tests: its argument checks run before any request). */
@@ -61,20 +87,22 @@ export const consoleModel: ConsoleModel = {
   },
   async bench(text, options = {}) {
     checkRun('glass.model.bench', text, options);
-    checkOptional('int64', 'glass.model.bench repeat', options.repeat);
-    if (options.repeat !== undefined && (options.repeat < 1 || options.repeat > MAX_BENCH_REPEAT)) {
-      throw new ConsoleError(`glass.model.bench repeat: expected a whole number from 1 to ${MAX_BENCH_REPEAT}, got the number ${options.repeat}`);
-    }
+    const repeat = options.repeat ?? 20;
+    const problem = benchProblem(text, repeat);
+    if (problem !== null) throw new ConsoleError(problem);
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
-    const o = await core().request('benchRun', {
-      text,
-      eps: options.eps ?? DEFAULT_MODEL_EPS,
-      dtype: options.dtype ?? 'float32',
-      backward: options.backward ?? true,
-      repeat: options.repeat ?? 20,
-    });
-    if (o.status === 'ok') return o.value;
-    throw new ConsoleError(o.status === 'error' ? o.error.message : 'superseded by a newer call');
+    const run = { text, eps: options.eps ?? DEFAULT_MODEL_EPS, dtype: options.dtype ?? 'float32', backward: options.backward ?? true };
+    const channel = `console-bench-${++benchCalls}`; // concurrent calls do not supersede each other
+    const times: number[] = [];
+    while (times.length < repeat) {
+      if (options.signal?.aborted) throw new ConsoleError(`glass.model.bench: cancelled after ${times.length} of ${repeat} runs`);
+      const n = Math.min(BENCH_CHUNK, repeat - times.length);
+      const o = await core().request('benchChunk', { ...run, repeat: n, warmUp: times.length === 0 ? BENCH_WARM_UP : 0 }, { channel });
+      if (o.status !== 'ok') throw new ConsoleError(o.status === 'error' ? o.error.message : 'superseded by a newer call');
+      times.push(...o.value);
+      options.onProgress?.(times.length, repeat);
+    }
+    return times;
   },
   async info() {
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
@@ -98,34 +126,115 @@ const HELP = `GlassLLM console API (see README "The console API"):
   await glass.model.run(text, { eps: 1e-6, dtype: 'float32', backward: true })  -> { loss, snapshots, grads, ... }
                                                          the model in the page's worker, with the page's weights
   await glass.train.run({ text, config: { blocks, d, heads, ctx, norm, normKind, residual, eps, dtype }, steps, batch, lr, warmup, seed })
-                                                         -> { losses, gradNorms, valLoss }; omitted fields: the Train view's defaults`;
+                                                         -> { losses, gradNorms, valLoss }; omitted fields: the Train view's defaults
+  await glass.model.bench(text, { repeat: 20, backward: true, onProgress: (done, total) => ..., signal })
+                                                         ms per run (at most 1000 runs; an AbortSignal cancels it)`;
+
+/** A trap leaves a wasm instance unusable (docs/architecture.md): the console's copy is replaced, never reused. */
+class MainCore {
+  glass: Glass | null = null;
+  /** Bumped at each replacement: objects made by an older copy refuse to be used. */
+  generation = 0;
+  ready: Promise<Glass>;
+  private readonly proxies = new WeakMap<object, object>();
+  private readonly targets = new WeakMap<object, object>();
+
+  constructor() {
+    this.ready = this.load(true);
+  }
+
+  private load(whenIdle: boolean): Promise<Glass> {
+    const generation = this.generation;
+    const ready = new Promise<Glass>((resolve, reject) => {
+      const load = () =>
+        import('../core')
+          .then((m) => m.loadGlass())
+          .then((g) => {
+            if (generation === this.generation) this.glass = g;
+            resolve(g);
+          }, reject);
+      if (!whenIdle) void load();
+      else if ('requestIdleCallback' in globalThis) requestIdleCallback(() => void load(), { timeout: 3000 });
+      else setTimeout(() => void load(), 1000);
+    });
+    ready.catch(() => {}); // reported when someone awaits it
+    return ready;
+  }
+
+  /** Runs a call into the core; a trap replaces the copy and says so. */
+  call<R>(generation: number, fn: () => R): R {
+    if (generation !== this.generation)
+      throw new ConsoleError('this object was made by a copy of the core that stopped after a crash; make it again (await glass.ready first)');
+    try {
+      return this.wrap(fn(), generation) as R;
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      this.generation += 1;
+      this.glass = null;
+      this.ready = this.load(false);
+      throw new ConsoleError(`the core on this thread crashed (RuntimeError: ${e.message}) and is being replaced by a fresh copy: tensors made before are gone; await glass.ready, then start again`);
+    }
+  }
+
+  /**
+   * Objects the core made (tensors, norms, the Glass itself) are handed out
+   * behind a proxy whose methods go through call(): a trap inside x.sum() is
+   * caught like one inside glass.tensor(). Plain data (numbers, arrays of
+   * numbers, typed arrays) is handed out as it is.
+   */
+  wrap(value: unknown, generation: number): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) return value.some(isInstance) ? value.map((v) => this.wrap(v, generation)) : value;
+    if (isPlainObject(value))
+      return Object.values(value).some(isInstance) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.wrap(v, generation)])) : value;
+    if (!isInstance(value)) return value;
+    const known = this.proxies.get(value);
+    if (known !== undefined) return known;
+    const proxy = new Proxy(value, {
+      get: (target, key) => {
+        const v = Reflect.get(target, key, target);
+        if (typeof v !== 'function') return this.wrap(v, generation);
+        return (...args: unknown[]) => this.call(generation, () => (v as (...a: unknown[]) => unknown).apply(target, args.map((a) => this.unwrap(a, generation))));
+      },
+    });
+    this.proxies.set(value, proxy);
+    this.targets.set(proxy, value);
+    return proxy;
+  }
+
+  /** What the core gets back: its own objects, and callbacks (glass.scope(fn)) that return its own objects. */
+  private unwrap(value: unknown, generation: number): unknown {
+    if (typeof value === 'function')
+      return (...args: unknown[]) => this.unwrap((value as (...a: unknown[]) => unknown)(...args.map((a) => this.wrap(a, generation))), generation);
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) return value.map((v) => this.unwrap(v, generation));
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.unwrap(v, generation)]));
+    return this.targets.get(value) ?? value;
+  }
+}
+
+const isPlainObject = (v: object): boolean => Object.getPrototypeOf(v) === Object.prototype;
+
+/** A class instance of the facade (not plain data: objects, arrays, typed arrays, buffers, promises). */
+function isInstance(v: unknown): v is object {
+  if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof Promise || v instanceof Error) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto !== null && proto !== Object.prototype && proto !== Array.prototype;
+}
 
 /** Installs window.glass; the main-thread core loads when the page is idle (or on first use of glass.ready). */
 export function installConsoleApi(): void {
-  let mainGlass: Glass | null = null;
-  const ready = new Promise<Glass>((resolve, reject) => {
-    const load = () =>
-      import('../core')
-        .then((m) => m.loadGlass())
-        .then((g) => {
-          mainGlass = g;
-          resolve(g);
-        }, reject);
-    if ('requestIdleCallback' in globalThis) requestIdleCallback(() => void load(), { timeout: 3000 });
-    else setTimeout(() => void load(), 1000);
-  });
-  ready.catch(() => {}); // reported when someone awaits it
-  const base: Record<string | symbol, unknown> = { model: consoleModel, train, ready, help: () => HELP };
+  const main = new MainCore();
+  const base: Record<string | symbol, unknown> = { model: consoleModel, train, help: () => HELP };
   const api = new Proxy(base, {
     get(target, key) {
+      if (key === 'ready') return main.ready;
       if (key in target) return target[key];
-      if (mainGlass !== null && key in mainGlass) {
-        const v = (mainGlass as unknown as Record<string | symbol, unknown>)[key];
-        return typeof v === 'function' ? v.bind(mainGlass) : v;
-      }
+      const g = main.glass;
+      if (g !== null && key in g) return (main.wrap(g, main.generation) as Record<string | symbol, unknown>)[key];
       return undefined;
     },
-    has: (target, key) => key in target || (mainGlass !== null && key in mainGlass),
+    has: (target, key) => key === 'ready' || key in target || (main.glass !== null && key in main.glass),
   });
   (globalThis as { glass?: unknown }).glass = api;
 }

@@ -1,7 +1,9 @@
-// The page's one CoreClient (coreClient.ts) and its worker. Nothing starts at
-// import: main.tsx starts it once (startApp in state.ts calls startCore), so
-// tests and widgets can import any module without spawning a Worker.
+// The page's one CoreClient (coreClient.ts) and its worker, and the code-cell
+// sandbox (sandboxClient.ts). Nothing starts at import: main.tsx starts them
+// once (startApp in state.ts calls startCore; startSandbox), so tests and
+// widgets can import any module without spawning a Worker.
 import { CoreClient, type CoreClientEvents, type WorkerLike } from './coreClient';
+import { SandboxClient } from './sandboxClient';
 
 let client: CoreClient | null = null;
 const restartListeners = new Set<() => void>();
@@ -31,4 +33,18 @@ export function core(): CoreClient {
 export function onCoreRestart(listener: () => void): () => void {
   restartListeners.add(listener);
   return () => restartListeners.delete(listener);
+}
+
+let sandboxClient: SandboxClient | null = null;
+
+/** Makes the code-cell sandbox (once): `spawn` starts one sandbox worker (worker/sandbox/sandbox.ts). */
+export function startSandbox(spawn: () => WorkerLike): SandboxClient {
+  sandboxClient ??= new SandboxClient(spawn);
+  return sandboxClient;
+}
+
+/** The started sandbox. */
+export function sandbox(): SandboxClient {
+  if (sandboxClient === null) throw new Error('the code-cell sandbox is not started (main.tsx starts it)');
+  return sandboxClient;
 }

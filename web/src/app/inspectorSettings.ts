@@ -7,6 +7,7 @@
 //
 // `tensor` names the layer too (blocks.{layer}.…). The lab owns eps/dtype/grad,
 // so the model-wide ones are meps/mdtype and the value/gradient switch is `of`.
+import { duplicateKeys, quoted } from './addressText';
 import { DTYPES, checkEps, parseNumber } from './labSettings';
 import type { DTypeName } from '../protocol/base';
 
@@ -96,6 +97,9 @@ export function truncateUtf8(typed: string, maxBytes = CONTEXT_BYTES): Truncated
 
 // ---- the address ----
 
+/** The inspector's keys in the address. */
+export const INSPECTOR_KEYS = ['prompt', 'meps', 'mdtype', 'tensor', 'of', 'compare'] as const;
+
 export interface InspectorRead {
   settings: InspectorSettings;
   problems: string[];
@@ -103,8 +107,8 @@ export interface InspectorRead {
 
 export function readInspectorUrl(search: string): InspectorRead {
   const params = new URLSearchParams(search);
-  const problems: string[] = [];
-  const bad = (key: string, why: string, fallback: string) => problems.push(`The address has ${key}=${JSON.stringify(params.get(key))}: ${why}; using ${fallback}.`);
+  const problems: string[] = duplicateKeys(params, INSPECTOR_KEYS);
+  const bad = (key: string, why: string, fallback: string) => problems.push(`The address has ${key}=${quoted(params.get(key))}: ${why}; using ${fallback}.`);
   const s: InspectorSettings = { ...DEFAULT_INSPECTOR };
 
   const prompt = params.get('prompt');

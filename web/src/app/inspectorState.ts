@@ -23,6 +23,11 @@ export type WeightsState =
 
 export const weights = signal<WeightsState>({ status: 'idle' });
 let kept: ArrayBuffer | null = null; // the file, kept to reload a restarted worker
+
+/** A copy of the loaded weights file (for a code cell's sandbox), or null before they are fetched. */
+export function weightsCopy(): ArrayBuffer | null {
+  return kept === null ? null : kept.slice(0);
+}
 let loading: Promise<boolean> | null = null;
 
 /** Fetches the weights with progress and loads them into the worker (once). Resolves true when ready. */

@@ -3,6 +3,7 @@
 // the numbers themselves are computed by the core in the worker.
 import type { DTypeName } from '../protocol/base';
 import type { GradTarget, LabInput } from '../protocol/lab';
+import { clip } from './addressText';
 
 export type LabSettings = LabInput;
 
@@ -26,9 +27,12 @@ export function parseNumber(text: string, label: string): ParseResult<number> {
     return { ok: false, message: `${label} is ${t}: the lab needs a finite number (try 1e200 to see overflow)` };
   }
   // Number('') is 0 and Number('0x10') is 16: accept only decimal notation.
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { ok: false, message: `${label}: '${t}' is not a number` };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { ok: false, message: `${label}: '${clip(t)}' is not a number` };
   const v = Number(t);
-  if (!Number.isFinite(v)) return { ok: false, message: `${label}: ${t} is beyond the float64 range (it would be Infinity)` };
+  if (!Number.isFinite(v)) return { ok: false, message: `${label}: ${clip(t)} is beyond the float64 range (it would be Infinity)` };
+  // 1e-400 reads as 0 without a word: say so instead of computing with a zero nobody typed.
+  if (v === 0 && /[1-9]/.test(t.replace(/e.*$/i, '')))
+    return { ok: false, message: `${label}: ${clip(t)} is too small for float64 (it would be 0); type 0 if you mean zero, or a number from about 5e-324` };
   return { ok: true, value: v };
 }
 

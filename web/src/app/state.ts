@@ -15,10 +15,12 @@
 import { batch, effect, signal } from '@preact/signals';
 import type { ErrorData } from '../protocol/base';
 import type { LabResult, SeedRow } from '../protocol/lab';
+import { shortProblem } from '../protocol/validate';
 import { core, startCore } from './core';
-import { TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
+import { BAD_MESSAGE_ERROR, NO_ANSWER_ERROR, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
 import { DEFAULT_INSPECTOR, readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
+import { keepPrompt, keptPrompt } from './promptStore';
 import { readUrl, writeUrl, type View } from './urlState';
 
 // ---- view state (read from the address by startApp) ----
@@ -82,6 +84,15 @@ function recompute(): void {
   if (seedRows.peek() === null) loadSeed();
 }
 
+/** The notice after a restart: short, whatever the reason's text (the weights go to the new core by themselves). */
+export function restartText(reason: ErrorData, times: string): string {
+  const why = shortProblem(reason.message, 120);
+  if (reason.name === TIME_LIMIT_ERROR) return `The core took too long (${why}), so it was restarted${times}. Your settings are kept.`;
+  if (reason.name === NO_ANSWER_ERROR) return `The core stopped answering (${why}), so it was restarted${times}. Your settings are kept.`;
+  if (reason.name === BAD_MESSAGE_ERROR) return `The core's answer could not be trusted (${why}), so it was restarted${times}. Your settings are kept.`;
+  return `The core stopped (${reason.name}: ${why}) and was restarted${times}. Your settings are kept.`;
+}
+
 let started = false;
 /**
  * Starts the app (once): reads the address, starts the core's worker (`spawn`),
@@ -92,6 +103,9 @@ export function startApp(spawn: () => WorkerLike): void {
   started = true;
   const initial = readUrl(location.search);
   const initialInspector = readInspectorUrl(location.search);
+  // no prompt in the address: the long one this tab kept (promptStore.ts), if any
+  const kept = new URLSearchParams(location.search).has('prompt') ? null : keptPrompt();
+  if (kept !== null) initialInspector.settings.prompt = kept;
   batch(() => {
     view.value = initial.state.view;
     labSettings.value = initial.state.lab;
@@ -104,13 +118,7 @@ export function startApp(spawn: () => WorkerLike): void {
     },
     onRestart: (reason, restarts) => {
       const times = restarts > 1 ? ` (${restarts} times so far)` : '';
-      coreNotice.value = {
-        kind: 'restarted',
-        text:
-          reason.name === TIME_LIMIT_ERROR
-            ? `Lesson code ran too long (${reason.message}), so the core was stopped and restarted${times}. Your settings and progress are kept.`
-            : `The core stopped (${reason.name}: ${reason.message}) and was restarted${times}. Your settings are kept.`,
-      };
+      coreNotice.value = { kind: 'restarted', text: restartText(reason, times) };
       recompute(); // the result on screen came from the old worker: ask the new one
     },
     onFailed: (reason) => {
@@ -132,6 +140,7 @@ export function startApp(spawn: () => WorkerLike): void {
   effect(() => {
     const state = { view: view.value, lab: labSettings.value };
     const inspector = inspectorSettings.value;
+    keepPrompt(inspector.prompt);
     const address = () => writeInspectorUrl(inspector, writeUrl(state, location.search));
     clearTimeout(timer);
     if (state.view !== readUrl(location.search).state.view) {
@@ -153,6 +162,8 @@ export function startApp(spawn: () => WorkerLike): void {
   // For tests and the curious (DevTools console).
   (globalThis as { glassDebug?: unknown }).glassDebug = {
     trap: () => core().debugTrap(),
+    /** A request that never ends: stopped after `ms` and the worker replaced (the watchdog at work). */
+    hang: (ms = 1000) => core().request('debugHang', null, { timeLimitMs: ms }),
     restarts: () => core().restarts,
   };
 }

@@ -4,7 +4,8 @@
 //   ?view=lab&x=3,4&gamma=ones&eps=1e-6&c=1&dtype=float64&grad=sum
 //
 // readUrl validates every key; a bad one is reported and replaced by its default,
-// so a corrupted address never breaks the page.
+// so a corrupted address never breaks the page. A key given twice is reported
+// (the first is used), and a message quotes at most 40 characters of a value.
 import {
   DEFAULT_LAB,
   DTYPES,
@@ -14,6 +15,7 @@ import {
   parseVector,
   type LabSettings,
 } from './labSettings';
+import { duplicateKeys, quoted } from './addressText';
 import type { DTypeName } from '../protocol/base';
 import type { GradTarget } from '../protocol/lab';
 
@@ -37,8 +39,8 @@ const LAB_KEYS = ['x', 'gamma', 'eps', 'c', 'dtype', 'grad'] as const;
 
 export function readUrl(search: string): UrlRead {
   const params = new URLSearchParams(search);
-  const problems: string[] = [];
-  const bad = (key: string, why: string, fallback: string) => problems.push(`The address has ${key}=${JSON.stringify(params.get(key))}: ${why}; using ${fallback}.`);
+  const problems: string[] = duplicateKeys(params, ['view', ...LAB_KEYS]);
+  const bad = (key: string, why: string, fallback: string) => problems.push(`The address has ${key}=${quoted(params.get(key))}: ${why}; using ${fallback}.`);
 
   let view = DEFAULT_VIEW;
   const v = params.get('view');

@@ -1,26 +1,37 @@
-// A code cell: JavaScript against the core facade, run in the worker (never on
-// the page), printing with print(). The learner can edit and re-run it.
+// A code cell: JavaScript against the core facade, run in a sandbox worker of
+// its own (never on the page, never in the core worker), printing with print().
+// The learner can edit and re-run it; a run that loops, prints without end or
+// breaks its worker ends with a message here, and the rest of the app is untouched.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { TIME_LIMIT_ERROR } from '../app/coreClient';
+import { BAD_MESSAGE_ERROR, NO_ANSWER_ERROR, TIME_LIMIT_ERROR } from '../app/coreClient';
 import type { ErrorData } from '../protocol/base';
-import { askLesson, modelReadyFor } from '../viewmodels/lessonOp';
+import { runCell } from '../viewmodels/lessonOp';
 
 /** What the cell shows for an error; a time limit gets a hint instead of a name. */
 export function cellError(e: ErrorData): string {
-  return e.name === TIME_LIMIT_ERROR ? `${e.message} — did the code loop forever?` : `${e.name}: ${e.message}`;
+  if (e.name === TIME_LIMIT_ERROR) return `${e.message} — did the code loop forever?`;
+  if (e.name === NO_ANSWER_ERROR || e.name === BAD_MESSAGE_ERROR) return `${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}. Only this cell was affected; press Run to try again.`;
+  if (e.name === 'OutputLimit') return `Stopped: ${e.message}.`; // the note above says what was kept
+  return `${e.name}: ${e.message}`;
+}
+
+interface CellOutput {
+  output: string;
+  truncated: boolean;
+  error: string | null;
 }
 
 export function CodeCell({ code, channel }: { code: string; channel: string }) {
   const [text, setText] = useState(code);
-  const [out, setOut] = useState<{ output: string; error: string | null } | null>(null);
+  const [out, setOut] = useState<CellOutput | null>(null);
   const [busy, setBusy] = useState(false);
   const run = (source: string) => {
     setBusy(true);
-    void modelReadyFor([source]).then(() => askLesson('runCode', { code: source }, channel)).then((o) => {
+    void runCell(source, channel).then((o) => {
       if (o.status === 'stale') return;
       setBusy(false);
-      if (o.status === 'ok') setOut({ output: o.value.output, error: o.value.error && cellError(o.value.error) });
-      else setOut({ output: '', error: cellError(o.error) });
+      if (o.status === 'ok') setOut({ output: o.value.output, truncated: o.value.truncated, error: o.value.error && cellError(o.value.error) });
+      else setOut({ output: '', truncated: false, error: cellError(o.error) });
     });
   };
   useEffect(() => run(code), [code]);
@@ -48,7 +59,7 @@ export function CodeCell({ code, channel }: { code: string; channel: string }) {
   return (
     <figure class="code-cell" data-testid="code-cell">
       <figcaption>
-        Code cell · runs against the core in the worker ·{' '}
+        Code cell · runs in a sandbox of its own ·{' '}
         <button type="button" onClick={() => run(text)} disabled={busy}>
           {busy ? 'Running…' : 'Run'}
         </button>
@@ -75,6 +86,11 @@ export function CodeCell({ code, channel }: { code: string; channel: string }) {
       />
       <pre class="code-cell-output" data-testid="code-output" aria-live="polite">
         {out === null ? 'Running…' : out.output}
+        {out?.truncated && (
+          <span class="code-cell-truncated" data-testid="code-truncated">
+            {out.output.endsWith('\n') ? '' : '\n'}… output truncated (only the first {out.output.length.toLocaleString('en-US')} characters are shown)
+          </span>
+        )}
         {out?.error && <span class="code-cell-error">{(out.output ? '\n' : '') + out.error}</span>}
       </pre>
     </figure>

@@ -1,5 +1,8 @@
 // The lesson keys in the address, validated when read (like app/urlState.ts):
 //   ?view=lessons&lesson=rmsnorm&step=3      (step counts from 1; no lesson: the lesson path)
+// A bad key is reported and corrected in the address bar (correctLessonUrl).
+import { duplicateKeys, quoted } from '../app/addressText';
+
 export interface LessonRoute {
   slug: string | null;
   /** 0-based step index. */
@@ -8,25 +11,42 @@ export interface LessonRoute {
 
 export function readLessonUrl(search: string, stepsOf: (slug: string) => number | null): { route: LessonRoute; problems: string[] } {
   const params = new URLSearchParams(search);
-  const problems: string[] = [];
+  const problems: string[] = duplicateKeys(params, ['lesson', 'step']);
   const slug = params.get('lesson');
   const stepText = params.get('step');
   if (slug === null || slug === '') {
-    if (stepText !== null) problems.push(`The address has step=${JSON.stringify(stepText)} but no lesson; showing the lesson path.`);
+    if (slug === '') problems.push('The address has an empty lesson=; showing the lesson path.');
+    if (stepText !== null) problems.push(`The address has step=${quoted(stepText)} but no lesson; showing the lesson path.`);
     return { route: { slug: null, step: 0 }, problems };
   }
   const steps = stepsOf(slug);
   if (steps === null) {
-    problems.push(`The address has lesson=${JSON.stringify(slug)}: no such lesson; showing the lesson path.`);
+    problems.push(`The address has lesson=${quoted(slug)}: no such lesson; showing the lesson path.`);
     return { route: { slug: null, step: 0 }, problems };
   }
   let step = 0;
   if (stepText !== null) {
     const n = /^\d{1,4}$/.test(stepText) ? Number(stepText) : NaN;
     if (n >= 1 && n <= steps) step = n - 1;
-    else problems.push(`The address has step=${JSON.stringify(stepText)}: not a step from 1 to ${steps}; using step 1.`);
+    else problems.push(`The address has step=${quoted(stepText)}: not a step from 1 to ${steps}; using step 1.`);
   }
   return { route: { slug, step }, problems };
+}
+
+/**
+ * The address with the lesson keys as read (a bad lesson or step replaced, a
+ * second copy of a key dropped), every other key and the view kept: what the
+ * address bar shows after a bad link, as the lab corrects its own keys.
+ */
+export function correctLessonUrl(route: LessonRoute, currentSearch: string): string {
+  const params = new URLSearchParams(currentSearch);
+  params.delete('lesson');
+  params.delete('step');
+  if (route.slug !== null) {
+    params.set('lesson', route.slug);
+    params.set('step', String(route.step + 1));
+  }
+  return `?${params.toString().replace(/%2C/g, ',')}`;
 }
 
 export function writeLessonUrl(route: LessonRoute, currentSearch: string): string {

@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { urlProblems, view } from '../app/state';
 import { lessonBySlug } from './index';
-import { readLessonUrl, withLesson, writeLessonUrl, type LessonRoute } from './lessonUrl';
+import { correctLessonUrl, readLessonUrl, withLesson, writeLessonUrl, type LessonRoute } from './lessonUrl';
 import { lessonProgress, readProgress, writeProgress, type Progress } from './progress';
 
 const stepsOf = (slug: string) => lessonBySlug(slug)?.steps.length ?? null;
@@ -28,7 +28,10 @@ export function startLessons(): void {
   started = true;
   const initial = readLessonUrl(location.search, stepsOf);
   lessonRoute.value = initial.route;
-  if (initial.problems.length > 0) urlProblems.value = [...urlProblems.peek(), ...initial.problems];
+  if (initial.problems.length > 0) {
+    urlProblems.value = [...urlProblems.peek(), ...initial.problems];
+    history.replaceState(null, '', correctLessonUrl(initial.route, location.search)); // the address shows what is shown
+  }
   addEventListener('popstate', () => {
     const read = readLessonUrl(location.search, stepsOf);
     lessonRoute.value = read.route;

@@ -24,8 +24,6 @@ export interface Request<K extends Kind = Kind> {
   id: number;
   kind: K;
   payload: RequestOf<K>;
-  /** The client keeps a time limit on this request: say 'started' when its work begins. */
-  watch?: boolean;
 }
 
 /** Worker -> page. */
@@ -33,8 +31,8 @@ export type Response =
   | { type: 'result'; id: number; ok: true; value: unknown; computeMs: number }
   // fatal: the core trapped (WebAssembly.RuntimeError); the worker is unusable.
   | { type: 'result'; id: number; ok: false; error: ErrorData; fatal: boolean }
-  // A watched request's work begins now (its time limit counts from here, not from
-  // the moment it was sent: loading the core or earlier requests do not count).
+  // A request's work begins now (its time limit counts from here, not from the
+  // moment it was sent: loading the core or earlier requests do not count).
   | { type: 'started'; id: number }
   | { type: 'ready' }
   | { type: 'loadFailed'; error: ErrorData };

@@ -65,6 +65,12 @@ export interface BenchInput extends ModelRunInput {
   repeat: number;
 }
 
+/** One chunk of glass.model.bench (worker/bench.ts): `warmUp` untimed runs, then `repeat` timed ones. */
+export interface BenchChunkInput extends ModelRunInput {
+  repeat: number;
+  warmUp: number;
+}
+
 /**
  * The residual stream's tensors from the input end, then the final RMSNorm (which is not
  * part of the stream but is where backward starts inside the model).

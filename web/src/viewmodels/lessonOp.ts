@@ -3,17 +3,19 @@
 // channel (a newer request of the same kind on the same channel drops an older
 // one's result: app/coreClient.ts), and keep the newest answer or the core's
 // message.
-// Code cells and expressions (code a learner can edit) have a time limit: an
-// endless loop is stopped after LESSON_TIME_LIMIT_MS by restarting the worker,
-// and the cell says so.
+// The lesson's expressions (inline values, check answers) have a short time
+// limit: one that loops is stopped after LESSON_TIME_LIMIT_MS by restarting the
+// core worker. Code cells (which the learner edits) never reach the core
+// worker: each run gets a sandbox of its own (runCell).
 import { useEffect, useState } from 'preact/hooks';
-import { core } from '../app/core';
+import { core, sandbox } from '../app/core';
 import type { Outcome } from '../app/coreClient';
-import { ensureWeights, weights } from '../app/inspectorState';
+import { ensureWeights, weights, weightsCopy } from '../app/inspectorState';
+import type { SandboxOutcome } from '../app/sandboxClient';
 import type { Kind, RequestOf, ResponseOf } from '../protocol/api';
 
 export const LESSON_TIME_LIMIT_MS = 3000;
-const LIMITED: ReadonlySet<Kind> = new Set<Kind>(['runCode', 'evaluate']);
+const LIMITED: ReadonlySet<Kind> = new Set<Kind>(['evaluate']);
 
 /**
  * Resolves once code that mentions `model` can run: the weights are fetched and
@@ -27,6 +29,16 @@ export function modelReadyFor(sources: readonly string[]): Promise<boolean> {
 /** One request on a channel; lesson code gets its time limit. */
 export function askLesson<K extends Kind>(kind: K, payload: RequestOf<K>, channel: string): Promise<Outcome<K>> {
   return core().request(kind, payload, LIMITED.has(kind) ? { channel, timeLimitMs: LESSON_TIME_LIMIT_MS } : { channel });
+}
+
+/** Runs a code cell in a fresh sandbox worker, with a copy of the weights when the code uses the model. */
+export async function runCell(code: string, channel: string): Promise<SandboxOutcome> {
+  const usesModel = /\bmodel\b/.test(code);
+  if (usesModel && !(await ensureWeights())) {
+    const w = weights.peek();
+    return { status: 'error', error: { name: 'Weights', message: w.status === 'failed' ? w.message : 'the model weights could not be loaded' } };
+  }
+  return sandbox().run(code, { channel, weights: usesModel ? weightsCopy() : null, timeLimitMs: LESSON_TIME_LIMIT_MS });
 }
 
 export interface OpAnswer<R> {

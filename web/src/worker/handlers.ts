@@ -3,6 +3,7 @@
 // kind's request and response types from it, so a handler and its type cannot
 // drift apart. Each feature keeps its handlers in its own file (a new op there
 // needs no edit here); web/src/worker/state.ts is the state they share.
+import { benchHandlers } from './bench';
 import { labHandlers } from './lab';
 import { modelHandlers } from './inspector';
 import { attentionHandlers } from './lessonOps/attention';
@@ -18,6 +19,7 @@ import type { WorkerState } from './state';
 export const handlerGroups = {
   lab: labHandlers,
   model: modelHandlers,
+  bench: benchHandlers,
   code: codeHandlers,
   rmsnorm: rmsnormHandlers,
   autograd: autogradHandlers,
@@ -28,6 +30,10 @@ export const handlerGroups = {
   debug: {
     /** Testing only: the core traps (a wasm RuntimeError), so the worker dies and is restarted. */
     debugTrap: (s: WorkerState, _: null): never => s.glass.debugTrap(),
+    /** Testing only: never answers (a handler stuck in a loop), so the client's time limit stops and replaces the worker. */
+    debugHang: (_s: WorkerState, _: null): never => {
+      for (;;);
+    },
   },
 };
 

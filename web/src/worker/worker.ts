@@ -3,10 +3,12 @@
 // arrival order with the handler of its kind (handlers.ts): plain synchronous
 // core work. Errors are returned as data. A wasm trap (WebAssembly.RuntimeError)
 // leaves the module unusable: the worker reports it as fatal and closes itself,
-// and the page starts a fresh one (app/coreClient.ts). A request with a time
-// limit (a lesson's code cell) is announced with 'started' when its work
-// begins; if it runs too long (an endless loop) the page terminates this worker
-// and starts a fresh one.
+// and the page starts a fresh one (app/coreClient.ts). Each request is
+// announced with 'started' when its work begins: the page's time limit counts
+// from there, and a worker that never starts the next request has stopped
+// answering. Either way the page terminates this worker and starts a fresh one.
+// Learner code never runs here: code cells have a worker of their own
+// (worker/sandbox/).
 /// <reference lib="webworker" />
 import { loadGlass } from '../core';
 import type { Request, Response } from '../protocol/api';
@@ -30,10 +32,10 @@ const ready: Promise<WorkerState | null> = loadGlass().then(
 );
 
 self.onmessage = async (event: MessageEvent<Request>) => {
-  const { id, kind, payload, watch } = event.data;
+  const { id, kind, payload } = event.data;
   const state = await ready;
   if (state === null) return; // loadFailed was already reported
-  if (watch) post({ type: 'started', id });
+  post({ type: 'started', id });
   try {
     const handler = handlers[kind] as (s: WorkerState, p: unknown) => unknown;
     if (typeof handler !== 'function') throw new Error(`the core worker has no request kind '${String(kind)}'`);

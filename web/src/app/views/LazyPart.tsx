@@ -12,7 +12,11 @@ export function LazyPart({ load, what }: { load: () => Promise<ComponentType>; w
     let live = true;
     load().then(
       (c) => live && setPart(() => c),
-      (e: unknown) => live && setFailed(e instanceof Error ? e.message : String(e)),
+      // the browser's message names a file: keep it for the console, tell the learner what it means
+      (e: unknown) => {
+        console.warn(`${what} could not be loaded:`, e);
+        if (live) setFailed(navigator.onLine === false ? 'you are offline, and this part was not saved for offline use yet' : 'the download failed (the connection dropped, or a new version of the site was deployed)');
+      },
     );
     return () => {
       live = false;
@@ -21,7 +25,7 @@ export function LazyPart({ load, what }: { load: () => Promise<ComponentType>; w
   if (failed !== null)
     return (
       <p role="alert" class="lazy-failed">
-        {what} could not be loaded ({failed}).{' '}
+        {what} could not be loaded: {failed}.{' '}
         <button
           type="button"
           onClick={() => {

@@ -1,6 +1,7 @@
 // Lesson code: code cells, and the expressions behind inline values and check
 // answers (worker side: web/src/worker/lessonOps/code.ts). JavaScript against
-// the core, run in the worker and only there.
+// the core, run in a worker and never on the page: code cells in the sandbox
+// (protocol/sandbox.ts), expressions in the core worker.
 import type { ErrorData, ValueOutcome } from '../base';
 
 export type { ValueOutcome };
@@ -11,6 +12,8 @@ export interface CodeInput {
 /** What print() wrote, and the error that stopped the cell (if one did). */
 export interface CodeResult {
   output: string;
+  /** The output was cut at its cap (worker/lessonOps/code.ts, MAX_OUTPUT_CHARS). */
+  truncated: boolean;
   error: ErrorData | null;
 }
 

@@ -32,7 +32,8 @@ export function PromptEditor({ prompt, run: t, onPrompt }: Props) {
       {t.truncated && (
         <p class="notice notice-warn" role="status" data-testid="prompt-truncated">
           The prompt is {t.originalBytes.toLocaleString('en')} bytes; the model's context holds {CONTEXT_BYTES}, so it runs on the
-          first {t.bytes} bytes (cut between characters, never inside one).
+          first {t.bytes} bytes (cut between characters, never inside one). It is too long for the address: this tab keeps it, but a
+          link to this page opens with the default prompt.
         </p>
       )}
       {t.bytes === 1 && (

@@ -1,5 +1,7 @@
 // Lesson code: code cells, check answers and inline values (JavaScript against
-// the core facade, run here and only here).
+// the core facade). Code cells (which the learner edits) run in the sandbox
+// worker (worker/sandbox/), one fresh worker per run; check answers and inline
+// values (the lesson's own expressions) in the core worker (`evaluate`).
 //
 // Code cells and expressions see: glass (the facade), print(...), round(t, k),
 // norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
@@ -7,7 +9,7 @@
 // gradNorms(text), param(name) as a Tensor, paramGrad(name)).
 import { Tensor } from '../../core';
 import { errorData, type Plain, type ValueOutcome } from '../../protocol/base';
-import type { CodeInput, CodeResult, EvalInput } from '../../protocol/lessons/code';
+import type { CodeResult, EvalInput } from '../../protocol/lessons/code';
 import { formatArray, formatPlain, formatScalar, isMarkedFloat, markFloat, type Nested } from '../../common/numpyFormat';
 import { needModel, runModel, type WorkerState } from '../state';
 import { modelGrads, singularValues } from './rmsnorm';
@@ -90,19 +92,41 @@ function modelApi(s: WorkerState) {
   };
 }
 
+/** A cell's output is cut here (a loop that prints without end would otherwise fill the memory and the page). */
+export const MAX_OUTPUT_CHARS = 20_000;
+
+/** What print() throws once the output is full: it stops the cell. */
+class OutputLimit extends Error {
+  override name = 'OutputLimit';
+}
+
 export function runCode(s: WorkerState, code: string): CodeResult {
   const glass = s.glass;
-  const lines: string[] = [];
-  const print = (...xs: unknown[]) => lines.push(xs.map(show).join(' '));
+  let output = '';
+  let truncated = false;
+  const print = (...xs: unknown[]) => {
+    if (truncated) throw new OutputLimit(`the output is longer than ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters, so the cell was stopped`);
+    const line = xs.map(show).join(' ');
+    const next = output === '' ? line : `${output}\n${line}`;
+    if (next.length <= MAX_OUTPUT_CHARS) {
+      output = next;
+      return;
+    }
+    output = next.slice(0, MAX_OUTPUT_CHARS);
+    truncated = true;
+    throw new OutputLimit(`the output is longer than ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters, so the cell was stopped`);
+  };
   try {
     glass.scope(() => {
       const env = environment(s, print);
       const fn = new Function(...Object.keys(env), `"use strict";\n{\n${code}\n}`) as (...a: unknown[]) => unknown;
       fn(...Object.values(env));
     });
-    return { output: lines.join('\n'), error: null };
+    return { output, truncated, error: null };
   } catch (e) {
-    return { output: lines.join('\n'), error: errorData(e) };
+    // A wasm trap leaves this core unusable: it is not the cell's error to show, the worker must go.
+    if (e instanceof WebAssembly.RuntimeError) throw e;
+    return { output, truncated, error: errorData(e) };
   }
 }
 
@@ -118,12 +142,13 @@ export function evaluate(s: WorkerState, exprs: readonly string[]): ValueOutcome
       });
       return { ok: true, value };
     } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) throw e; // fatal for this core (worker.ts)
       return { ok: false, error: errorData(e) };
     }
   });
 }
 
+/** The core worker's: the lesson's own expressions. (runCode is the sandbox's: worker/sandbox/sandbox.ts.) */
 export const codeHandlers = {
-  runCode: (s: WorkerState, { code }: CodeInput): CodeResult => runCode(s, code),
   evaluate: (s: WorkerState, { exprs }: EvalInput): ValueOutcome[] => evaluate(s, exprs),
 };

@@ -106,6 +106,27 @@ variant "no norms, no residuals" 0.15 --norm none --no-residual
 run_case "variant: post-norm, 12 blocks of d 64, glassllm init (flat init scale, eps 1e-5), KJV-like text" "$W/post12.safetensors" \
   'In the beginning God created the heaven and the earth.'
 
+say "reference: reproduce.py prints what glassllm interp computes (float64, an intervention, a pattern element, a lens entry)"
+"$GLASSLLM" interp --weights "$SHIPPED" --text "$TKJV" --dtype f64 --intervene ablateHead:1:2 --json "$W/repro.json" >/dev/null
+rc=0
+"$PY" - "$W/repro.json" "$SHIPPED" "$TKJV" <<'PYEOF' || rc=$?
+import json, subprocess, sys
+j = json.load(open(sys.argv[1]))
+def repro(*args):
+    return subprocess.run(["/usr/bin/python3", "tests/reference/reproduce.py", sys.argv[2], sys.argv[3], *args, "--dtype", "f64",
+                           "--intervene", "ablateHead:1:2"], capture_output=True, text=True, check=True).stdout.split("\n")
+loss = float(repro("loss")[0].split()[-1])
+p = j["snapshots"]["blocks.1.attn.pattern"]
+pat = float(repro("snapshot", "blocks.1.attn.pattern", "2,40,7")[0])
+n = p["shape"][1]
+want_pat = p["data"][(2 * n + 40) * n + 7]
+lens_loss = float(repro("lens", "blocks.2.resid.attn", "30")[1].split()[-1])
+ok = abs(loss - j["loss"]) <= 1e-10 * abs(j["loss"]) and abs(pat - want_pat) <= 1e-10 and lens_loss > 0
+print("  %s: loss %.17g vs %.17g, pattern %.17g vs %.17g" % ("ok" if ok else "FAIL", loss, j["loss"], pat, want_pat))
+sys.exit(0 if ok else 1)
+PYEOF
+if ((rc == 0)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
 say "reference: negative control (torch with interleaved RoPE must NOT match)"
 rc=0
 "$PY" tests/reference/compare_with_torch.py --brief --negative-control --dtypes f64 \

@@ -5,6 +5,7 @@
 // needs no edit here); web/src/worker/state.ts is the state they share.
 import { labHandlers } from './lab';
 import { modelHandlers } from './inspector';
+import { interpHandlers } from './interp';
 import { attentionHandlers } from './lessonOps/attention';
 import { autogradHandlers } from './lessonOps/autograd';
 import { bytesHandlers } from './lessonOps/bytes';
@@ -18,6 +19,7 @@ import type { WorkerState } from './state';
 export const handlerGroups = {
   lab: labHandlers,
   model: modelHandlers,
+  interp: interpHandlers,
   code: codeHandlers,
   rmsnorm: rmsnormHandlers,
   autograd: autogradHandlers,

@@ -152,7 +152,7 @@ int run_interp(const Argv& argv) {
   nn::Model::Output base;
   {
     NoGradGuard no_grad;
-    base = model->forward(ids, 1, nn::ForwardOptions{.record_snapshots = true, .record_patterns = true});
+    base = model->forward(ids, 1, nn::ForwardOptions{.record_snapshots = true, .record_patterns = true, .edits = nullptr});
   }
   auto out = model->forward(ids, 1, nn::ForwardOptions{.record_snapshots = true, .record_patterns = true, .edits = &edits});
   out.loss.backward();

@@ -90,7 +90,8 @@ struct Compiled {
 };
 
 Compiled compile(nn::Model& m, const val& texts) {
-  Compiled c{interventions_from(texts)};
+  Compiled c;
+  c.list = interventions_from(texts);
   c.edits = nn::compile_interventions(m, c.list);  // refuses bad names before anything runs
   return c;
 }
@@ -127,7 +128,7 @@ val intervention_report(ModelSession& s, double k_in) {
   {
     NoGradGuard no_grad;
     const bool patterns = after.snapshots.has("blocks.0.attn.pattern");
-    before = m.forward(s.last_ids, 1, nn::ForwardOptions{.record_snapshots = true, .record_patterns = patterns});
+    before = m.forward(s.last_ids, 1, nn::ForwardOptions{.record_snapshots = true, .record_patterns = patterns, .edits = nullptr});
   }
   const int64_t last = static_cast<int64_t>(s.last_ids.size()) - 1;
   auto outlook = [&](const nn::Model::Output& r) {

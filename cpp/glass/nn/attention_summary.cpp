@@ -18,7 +18,9 @@ AttentionSummary attention_summary(const Model& model, const Model::Output& run)
     const std::vector<double> v = p.to_vector();  // batch row 0 comes first
     for (int64_t h = 0; h < heads; ++h) {
       auto at = [&](int64_t t, int64_t j) { return v[static_cast<std::size_t>((h * n + t) * n + j)]; };
-      HeadSummary s{static_cast<int64_t>(b), h};
+      HeadSummary s;
+      s.block = static_cast<int64_t>(b);
+      s.head = h;
       for (int64_t t = 0; t < n; ++t) {
         double row = 0;
         for (int64_t j = 0; j < n; ++j) {

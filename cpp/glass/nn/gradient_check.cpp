@@ -36,7 +36,12 @@ GradientCheck gradient_check(const Model& model, std::span<const int32_t> ids, c
     if (name == target) param = &p;
   });
 
-  GradientCheck out{target, param != nullptr, index, dtype, delta};
+  GradientCheck out;
+  out.target = target;
+  out.parameter = param != nullptr;
+  out.index = index;
+  out.dtype = dtype;
+  out.delta = delta;
   const bool pattern = target.ends_with(".attn.pattern");
   ForwardOptions opts{.record_snapshots = true, .record_patterns = pattern, .edits = edits};
   Model::Output run = m.forward(ids, 1, opts);
@@ -73,13 +78,13 @@ GradientCheck gradient_check(const Model& model, std::span<const int32_t> ids, c
     if (param) {
       const Tensor original = *param;
       *param = bumped(original, index, d);
-      const double l = m.forward(ids, 1, ForwardOptions{.edits = edits}).loss.item();
+      const double l = m.forward(ids, 1, ForwardOptions{.record_snapshots = false, .record_patterns = false, .edits = edits}).loss.item();
       *param = original;
       return l;
     }
     Edits e = edits ? *edits : Edits{};
     e.nudge = Nudge{snapshot, index, d};
-    return m.forward(ids, 1, ForwardOptions{.edits = &e}).loss.item();
+    return m.forward(ids, 1, ForwardOptions{.record_snapshots = false, .record_patterns = false, .edits = &e}).loss.item();
   };
   out.loss_plus = loss_at(delta);
   out.loss_minus = loss_at(-delta);

@@ -203,7 +203,8 @@ std::vector<SnapshotChange> compare_snapshots(const Snapshots& a, const Snapshot
     const Tensor& ta = a.get(name);
     if (ta.shape() != tb.shape()) continue;
     const std::vector<double> va = ta.to_vector(), vb = tb.to_vector();
-    SnapshotChange c{name};
+    SnapshotChange c;
+    c.name = name;
     double diff2 = 0, norm2 = 0;
     for (std::size_t j = 0; j < va.size(); ++j) {
       const double dlt = vb[j] - va[j];

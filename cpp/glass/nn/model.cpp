@@ -131,7 +131,7 @@ Model::Model(const Config& cfg, Generator&& gen)
       rope_(cfg.head_dim(), cfg.context, cfg.rope_base, cfg.dtype) {}
 
 Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, bool record_snapshots) const {
-  return forward(ids, batch, ForwardOptions{.record_snapshots = record_snapshots});
+  return forward(ids, batch, ForwardOptions{.record_snapshots = record_snapshots, .record_patterns = false, .edits = nullptr});
 }
 
 Tensor Model::readout(const Tensor& stream, const Edits* edits) const {

@@ -16,7 +16,8 @@ Tensor row0(const Tensor& t) { return slice(t, 0, 0, 1); }
 LedgerTerm term(const std::string& name, const Tensor& c, const Tensor& x) {
   const int64_t n = x.size(1), d = x.size(2);
   const std::vector<double> vc = c.to_vector(), vx = x.to_vector();
-  LedgerTerm out{name};
+  LedgerTerm out;
+  out.name = name;
   double cc_all = 0, cx_all = 0, xx_all = 0;
   for (int64_t t = 0; t < n; ++t) {
     double cc = 0, cx = 0, xx = 0;

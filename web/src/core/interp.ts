@@ -4,7 +4,7 @@
 // The names follow docs/model.md ("Interventions" maps the console's names to
 // the model's parameters and snapshots).
 import { GlassError } from './errors';
-import type { Prediction } from './model';
+import type { Prediction } from './types';
 
 /**
  * One change for one run (the weights are never changed):

@@ -30,7 +30,7 @@ import {
 } from './interp';
 import type { RawHandle, RawTensor } from './raw';
 import type { Tensor } from './tensor';
-import type { DTypeName, Disposable } from './types';
+import type { DTypeName, Disposable, Prediction } from './types';
 
 /** A tensor as plain data, batch axis removed: shape (n, 128) for most snapshots. */
 export interface NamedTensor {
@@ -77,12 +77,7 @@ export interface ModelRun {
   intervention?: InterventionReport;
 }
 
-export interface Prediction {
-  byte: number;
-  /** How the byte reads on screen ("␣", "\\n", "e", "\\xC3"). */
-  label: string;
-  prob: number;
-}
+export type { Prediction } from './types';
 
 export interface RunOptions {
   eps?: number;

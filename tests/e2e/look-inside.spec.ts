@@ -2,6 +2,7 @@
 // pattern of any head with the prompt's bytes, every head's summary, and the
 // logit lens table whose last depth is the model itself; at 1280 and 390 px
 // (no sideways scroll of the page), with screenshots looked at.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = 'build/screenshots';
@@ -9,6 +10,9 @@ const SHOTS = 'build/screenshots';
 async function open(page: Page) {
   await page.goto('./?view=inspector&prompt=In%20the%20beginning%20God%20created');
   await expect(page.getByTestId('inspector-results')).toBeVisible({ timeout: 20_000 });
+  // closed until asked for: nothing of it is computed before
+  await expect(page.getByTestId('look-heads')).toHaveCount(0);
+  await page.getByText('Show each attention head and what the model would predict at every depth').click();
   await expect(page.getByTestId('look-heads')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('look-lens')).toBeVisible({ timeout: 20_000 });
 }
@@ -55,5 +59,7 @@ for (const width of [1280, 390]) {
     const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(sideways).toBeLessThanOrEqual(0);
     await card.screenshot({ path: `${SHOTS}/look-inside-${width}.png` });
+    const { violations } = await new AxeBuilder({ page }).include('[data-testid="look-inside-card"]').analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 }

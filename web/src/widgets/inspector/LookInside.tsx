@@ -168,17 +168,27 @@ function Lens({ run }: Props) {
   );
 }
 
+/**
+ * Closed until asked for: while open, every new prompt costs the core a second
+ * run (with the patterns recorded), so the inspector does not pay for it unasked.
+ */
 export function LookInside({ run }: Props) {
+  const [open, setOpen] = useState(false);
   return (
-    <div class="look-inside" data-testid="look-inside">
-      <section aria-labelledby="look-heads-title">
-        <h3 id="look-heads-title">Attention heads</h3>
-        <Heads run={run} />
-      </section>
-      <section aria-labelledby="look-lens-title">
-        <h3 id="look-lens-title">The logit lens</h3>
-        <Lens run={run} />
-      </section>
-    </div>
+    <details class="look-inside-box" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)} data-testid="look-inside">
+      <summary>Show each attention head and what the model would predict at every depth</summary>
+      {open && (
+        <div class="look-inside">
+          <section aria-labelledby="look-heads-title">
+            <h3 id="look-heads-title">Attention heads</h3>
+            <Heads run={run} />
+          </section>
+          <section aria-labelledby="look-lens-title">
+            <h3 id="look-lens-title">The logit lens</h3>
+            <Lens run={run} />
+          </section>
+        </div>
+      )}
+    </details>
   );
 }

@@ -9,7 +9,9 @@
 # text, eps 1e-2; the variants (issue 11: post-norm, no norms, LayerNorm, no residuals and
 # their combinations, 3 blocks of d 64 with large weights, and 12 post-norm blocks from
 # `glassllm init`), each in float32 and float64; plus a negative control that must fail
-# (interleaved RoPE in torch).
+# (interleaved RoPE in torch). Issue 12 (tests/reference/compare_interp.py, `glassllm interp`):
+# attention patterns, the logit lens and every intervention, on the shipped weights (each
+# intervention alone) and on every variant (all its kinds at once), same tolerances.
 # Fails loudly, never skips, when /usr/bin/python3 cannot import torch.
 # Ends with one line "reference: N passed, M failed" (N, M count tensor comparisons).
 set -euo pipefail
@@ -40,10 +42,16 @@ TSHORT='short: ĳ ✓ 🙂 on one line, eps 1e-2.'
 passed=0
 failed=0
 run_case() {   # title, then compare_with_torch.py arguments
-  local title=$1 rc=0 line
-  shift
+  run_script compare_with_torch.py "$@"
+}
+interp_case() {   # title, then compare_interp.py arguments (issue 12: patterns, lens, interventions)
+  run_script compare_interp.py "$@"
+}
+run_script() {   # script, title, then its arguments
+  local script=$1 title=$2 rc=0 line
+  shift 2
   say "reference: $title"
-  "$PY" tests/reference/compare_with_torch.py --brief "$@" | tee "$W/last.log" || rc=$?
+  "$PY" "tests/reference/$script" --brief "$@" | tee "$W/last.log" || rc=$?
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$W/last.log" | tail -1 || true)
   if [[ -z "$line" ]]; then
     failed=$((failed + 1))
@@ -64,6 +72,12 @@ SHIPPED=public/weights/glass-kjv.safetensors
 [[ -f "$SHIPPED" ]] || die "reference: $SHIPPED is missing (it is committed; a fresh clone has it)"
 TKJV='And God said, Let there be light: and there was light. And God saw the light, that it was good: and '
 run_case "shipped weights (glass-kjv), KJV text" "$SHIPPED" "$TKJV"
+# issue 12: attention patterns, the logit lens and each intervention of the issue, alone
+interp_case "interp: shipped weights, patterns and lens" "$SHIPPED" "$TKJV"
+for iv in zero:blocks.2.ffn scale:blocks.0.attn:0.5 ablateHead:1:2 eps:blocks.3.norm_ffn:1e-2 identityNorm:norm_final \
+  unitGamma:blocks.0.norm_attn identityNorm:blocks.1.norm_attn; do
+  interp_case "interp: shipped weights, $iv" "$SHIPPED" "$TKJV" --intervene "$iv"
+done
 
 # the variants: large weights with the config in the file's metadata; models without norms
 # get smaller matrices (std 0.2 makes them overflow float32 within 3 blocks)
@@ -72,6 +86,14 @@ variant() {   # title, std, make_weights.py flags...
   shift 2
   "$PY" tests/reference/make_weights.py "$W/variant.safetensors" --blocks 3 --d 64 --heads 4 --std "$std" --seed 3 "$@" >/dev/null
   run_case "variant: $title (3 blocks, d 64, std $std), 128 bytes" "$W/variant.safetensors" "$T128"
+  # every kind of intervention this variant has parts for, together. Not zero (without residuals a
+  # zeroed branch makes every later position the same, and attention's gradients noise around 0) and
+  # not identityNorm (these large weights, unnormalised, reach logits in the hundreds where float32
+  # misses 1e-4; float64 agrees): the shipped weights' cases above take those.
+  local ivs="scale:blocks.1.ffn:0.25,scale:blocks.0.attn:0.5,ablateHead:2:3"
+  [[ " $* " == *" none "* ]] || ivs+=",eps:blocks.2.norm_ffn:1e-2,unitGamma:blocks.0.norm_attn"
+  [[ " $* " == *" post "* || " $* " == *" none "* ]] || ivs+=",eps:norm_final:0.5,unitGamma:norm_final"
+  interp_case "interp: variant $title, $ivs" "$W/variant.safetensors" "$T128" --intervene "$ivs"
 }
 variant "post-norm RMSNorm" 0.2 --norm post
 variant "post-norm LayerNorm" 0.2 --norm post --norm-kind layer
@@ -83,6 +105,27 @@ variant "no norms, no residuals" 0.15 --norm none --no-residual
 "$GLASSLLM" init --out "$W/post12.safetensors" --seed 2 --blocks 12 --d 64 --heads 4 --norm post --init-scale flat --eps 1e-5
 run_case "variant: post-norm, 12 blocks of d 64, glassllm init (flat init scale, eps 1e-5), KJV-like text" "$W/post12.safetensors" \
   'In the beginning God created the heaven and the earth.'
+
+say "reference: reproduce.py prints what glassllm interp computes (float64, an intervention, a pattern element, a lens entry)"
+"$GLASSLLM" interp --weights "$SHIPPED" --text "$TKJV" --dtype f64 --intervene ablateHead:1:2 --json "$W/repro.json" >/dev/null
+rc=0
+"$PY" - "$W/repro.json" "$SHIPPED" "$TKJV" <<'PYEOF' || rc=$?
+import json, subprocess, sys
+j = json.load(open(sys.argv[1]))
+def repro(*args):
+    return subprocess.run(["/usr/bin/python3", "tests/reference/reproduce.py", sys.argv[2], sys.argv[3], *args, "--dtype", "f64",
+                           "--intervene", "ablateHead:1:2"], capture_output=True, text=True, check=True).stdout.split("\n")
+loss = float(repro("loss")[0].split()[-1])
+p = j["snapshots"]["blocks.1.attn.pattern"]
+pat = float(repro("snapshot", "blocks.1.attn.pattern", "2,40,7")[0])
+n = p["shape"][1]
+want_pat = p["data"][(2 * n + 40) * n + 7]
+lens_loss = float(repro("lens", "blocks.2.resid.attn", "30")[1].split()[-1])
+ok = abs(loss - j["loss"]) <= 1e-10 * abs(j["loss"]) and abs(pat - want_pat) <= 1e-10 and lens_loss > 0
+print("  %s: loss %.17g vs %.17g, pattern %.17g vs %.17g" % ("ok" if ok else "FAIL", loss, j["loss"], pat, want_pat))
+sys.exit(0 if ok else 1)
+PYEOF
+if ((rc == 0)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 say "reference: negative control (torch with interleaved RoPE must NOT match)"
 rc=0

@@ -15,5 +15,6 @@ int run_generate(const Argv& args);
 int run_train(const Argv& args);
 int run_init(const Argv& args);
 int run_bench(const Argv& args);
+int run_interp(const Argv& args);
 
 }  // namespace glass::cli

@@ -19,6 +19,7 @@ commands:
   train     --text FILE --out W [--steps N] [--batch B] [--lr LR] [--seed S] [--resume W.ckpt]
             [--warmup N] [--eval-every N] [--clip C] [--log-json LOG] [model flags]
   init      --out W [--seed S] [model flags]
+  interp    --weights W --text T [--eps E] [--dtype f32|f64] [--intervene LIST] [--grad-check TARGET:INDEX[:DELTA]] [--json OUT]
   bench     [--runs N] [--warmup N] [--batch B] [--seed S] [--weights W [--ctx N] [--dtype D] | model flags]
 
 model flags (the default model without them; inspect, generate and info use the file's own config):
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
     if (command == "train") return run_train(rest);
     if (command == "init") return run_init(rest);
     if (command == "bench") return run_bench(rest);
+    if (command == "interp") return run_interp(rest);
     std::fprintf(stderr, "glassllm: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const UsageError& e) {

@@ -18,21 +18,10 @@
 #include "glass/io/model_weights.h"
 #include "glass/nn/model.h"
 #include "marshal.h"
+#include "model_session.h"
 
 namespace glass::wasm {
 namespace {
-
-struct ModelSession {
-  std::unique_ptr<nn::Model> model;
-  nn::Model::Output last;  // the last run: snapshots (and their grads after backward)
-  std::vector<int32_t> last_ids;
-  std::vector<io::NonFinite> non_finite;  // of the loaded weights: loaded, but reported (io/model_weights.h)
-};
-
-nn::Model& model_of(ModelSession& s) {
-  if (!s.model) throw Error("model: no weights loaded yet (call loadWeights first)");
-  return *s.model;
-}
 
 // Weights from the bytes of a safetensors file, replacing any model loaded before
 // only if the file is accepted.

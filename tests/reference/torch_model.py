@@ -148,16 +148,17 @@ def parameter_names(cfg):
     return names + (norm_names(cfg, "norm_final.") if cfg.norm == "pre" else []) + ["head.weight"]
 
 
-def snapshot_names(cfg):
+def snapshot_names(cfg, patterns=False):
     names = ["embed"]
     for i in range(cfg.blocks):
         for s in ("attn", "ffn"):
+            branch = (["attn.pattern"] if patterns and s == "attn" else []) + [s]  # the weights come before the output
             if cfg.norm == "pre":
-                parts = ["norm." + s, s] + (["resid." + s] if cfg.residual else [])
+                parts = ["norm." + s] + branch + (["resid." + s] if cfg.residual else [])
             elif cfg.norm == "post":
-                parts = [s] + (["sum." + s] if cfg.residual else []) + ["norm." + s]
+                parts = branch + (["sum." + s] if cfg.residual else []) + ["norm." + s]
             else:
-                parts = [s] + (["resid." + s] if cfg.residual else [])
+                parts = branch + (["resid." + s] if cfg.residual else [])
             names += ["blocks.%d.%s" % (i, part) for part in parts]
     return names + (["norm.final"] if cfg.norm == "pre" else []) + ["logits"]
 
@@ -167,11 +168,45 @@ def rms_norm(x, gamma, eps):
     return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * gamma
 
 
-def norm(x, P, prefix, cfg):
-    """The config's norm kind with the parameters under prefix ("blocks.0.norm_attn.")."""
+def norm(x, P, prefix, cfg, edits=None):
+    """The config's norm kind with the parameters under prefix ("blocks.0.norm_attn."), and an
+    intervention's change to it if `edits` has one (Edits.norms, keyed by the prefix without its dot)."""
+    e = (edits.norms.get(prefix[:-1], {}) if edits is not None else {})
+    if e.get("identity"):
+        return x
+    eps = e.get("eps", cfg.eps)
+    gamma = torch.ones_like(P[prefix + "gamma"]) if e.get("unit_gamma") else P[prefix + "gamma"]
     if cfg.norm_kind == "layer":
-        return F.layer_norm(x, (cfg.d,), P[prefix + "gamma"], P[prefix + "beta"], cfg.eps)
-    return rms_norm(x, P[prefix + "gamma"], cfg.eps)
+        return F.layer_norm(x, (cfg.d,), gamma, P[prefix + "beta"], eps)
+    return rms_norm(x, gamma, eps)
+
+
+class Edits:
+    """Issue 12's interventions, parsed here from their text form on their own (not by the C++):
+    zero:BRANCH, scale:BRANCH:F, ablateHead:B:H, eps:NORM:V, identityNorm:NORM, unitGamma:NORM,
+    with BRANCH blocks.i.attn|ffn and NORM blocks.i.norm_attn|norm_ffn or norm_final."""
+
+    def __init__(self, texts=()):
+        self.scales, self.ablated, self.norms = {}, set(), {}
+        for text in texts:
+            f = text.split(":")
+            kind = f[0]
+            if kind in ("zero", "scale"):
+                by = 0.0 if kind == "zero" else float(f[2])
+                self.scales[f[1]] = self.scales.get(f[1], 1.0) * by
+            elif kind == "ablateHead":
+                self.ablated.add((int(f[1]), int(f[2])))
+            else:
+                name = f[1].replace("norm.final", "norm_final").replace(".norm.attn", ".norm_attn").replace(".norm.ffn", ".norm_ffn")
+                e = self.norms.setdefault(name, {})
+                if kind == "eps":
+                    e["eps"] = float(f[2])
+                elif kind == "identityNorm":
+                    e["identity"] = True
+                elif kind == "unitGamma":
+                    e["unit_gamma"] = True
+                else:
+                    raise ValueError("unknown intervention %r" % text)
 
 
 def rope_tables(n, head_dim, base, dtype):
@@ -204,7 +239,7 @@ def apply_rope(x, cos, sin):
     return x * c + rotated * s
 
 
-def attention(x, P, prefix, cfg, cos, sin):
+def attention(x, P, prefix, cfg, cos, sin, rec=None, ablated=()):
     B, n, d = x.shape
     k = d // cfg.heads
 
@@ -216,7 +251,15 @@ def attention(x, P, prefix, cfg, cos, sin):
     scores = torch.matmul(q, kk.transpose(-2, -1)) / math.sqrt(k)
     future = torch.ones(n, n, dtype=torch.bool).triu(diagonal=1)
     probs = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
-    out = torch.matmul(probs, v).transpose(1, 2).reshape(B, n, d)  # heads concatenated in order
+    if rec is not None:
+        rec(prefix + "pattern", probs)  # "blocks.i.attn.pattern": (B, heads, n, n)
+    mixed = torch.matmul(probs, v)  # (B, heads, n, k)
+    if ablated:
+        keep = torch.ones(cfg.heads, dtype=x.dtype)
+        for h in ablated:
+            keep[h] = 0
+        mixed = mixed * keep.view(1, cfg.heads, 1, 1)
+    out = mixed.transpose(1, 2).reshape(B, n, d)  # heads concatenated in order
     return F.linear(out, P[prefix + "wo.weight"])
 
 
@@ -225,8 +268,9 @@ def swiglu(x, P, prefix):
     return F.linear(gate * F.linear(x, P[prefix + "w_up.weight"]), P[prefix + "w_down.weight"])
 
 
-def forward(P, ids, cfg, snapshots=None):
-    """ids (B, n) int64 -> (logits (B, n, V), loss or None). Fills `snapshots` (name -> tensor, batch kept)."""
+def forward(P, ids, cfg, snapshots=None, edits=None, patterns=False):
+    """ids (B, n) int64 -> (logits (B, n, V), loss or None). Fills `snapshots` (name -> tensor, batch kept),
+    with each block's attention weights as "blocks.i.attn.pattern" if `patterns`; applies `edits` (Edits)."""
     B, n = ids.shape
     dtype = P["tok_emb.weight"].dtype
     cos, sin = rope_tables(n, cfg.d // cfg.heads, cfg.rope_base, dtype)
@@ -236,12 +280,15 @@ def forward(P, ids, cfg, snapshots=None):
     rec("embed", x)
     for i in range(cfg.blocks):
         p = "blocks.%d." % i
-        branches = (("attn", lambda t: attention(t, P, p + "attn.", cfg, cos, sin)),
+        ablated = [h for (b, h) in (edits.ablated if edits else ()) if b == i]
+        branches = (("attn", lambda t: attention(t, P, p + "attn.", cfg, cos, sin, rec if patterns else None, ablated)),
                     ("ffn", lambda t: swiglu(t, P, p + "ffn.")))
-        for s, branch in branches:
+        for s, unscaled in branches:
+            scale = edits.scales.get(p + s, 1.0) if edits else 1.0
+            branch = (lambda t, b=unscaled, c=scale: b(t) * c) if scale != 1.0 else unscaled
             norm_prefix = p + "norm_%s." % s
             if cfg.norm == "pre":          # X + F(Norm(X))
-                n_in = norm(x, P, norm_prefix, cfg)
+                n_in = norm(x, P, norm_prefix, cfg, edits)
                 rec(p + "norm." + s, n_in)
                 f = branch(n_in)
                 rec(p + s, f)
@@ -255,7 +302,7 @@ def forward(P, ids, cfg, snapshots=None):
                 if cfg.residual:
                     f = x + f
                     rec(p + "sum." + s, f)
-                x = norm(f, P, norm_prefix, cfg)
+                x = norm(f, P, norm_prefix, cfg, edits)
                 rec(p + "norm." + s, x)
             else:                          # X + F(X)
                 f = branch(x)
@@ -265,7 +312,7 @@ def forward(P, ids, cfg, snapshots=None):
                     rec(p + "resid." + s, f)
                 x = f
     if cfg.norm == "pre":
-        x = norm(x, P, "norm_final.", cfg)
+        x = norm(x, P, "norm_final.", cfg, edits)
         rec("norm.final", x)
     logits = F.linear(x, P["head.weight"])
     rec("logits", logits)
@@ -286,8 +333,30 @@ def load_params(path, dtype):
     return P, cfg
 
 
-def inspect(weights, text, eps=None, dtype="f32"):
-    """Loss, snapshots and gradients of one text, batch axis removed: the data of `glassllm inspect --json`."""
+def stream_names(cfg):
+    """The residual stream's snapshots from the embedding up (what the next sublayer reads)."""
+    names = ["embed"]
+    for i in range(cfg.blocks):
+        for s in ("attn", "ffn"):
+            after = "norm." + s if cfg.norm == "post" else ("resid." + s if cfg.residual else s)
+            names.append("blocks.%d.%s" % (i, after))
+    return names
+
+
+def logit_lens(P, cfg, snaps, edits=None):
+    """(depths, n, V): the final norm (pre-norm only) and the head applied to each stream snapshot of batch row 0."""
+    rows = []
+    for name in stream_names(cfg):
+        x = snaps[name][0]
+        if cfg.norm == "pre":
+            x = norm(x, P, "norm_final.", cfg, edits)
+        rows.append(F.linear(x, P["head.weight"]))
+    return torch.stack(rows)
+
+
+def inspect(weights, text, eps=None, dtype="f32", interventions=(), patterns=False):
+    """Loss, snapshots and gradients of one text, batch axis removed: the data of `glassllm inspect --json`
+    (with patterns, interventions and the logit lens: `glassllm interp --json`)."""
     P, cfg = load_params(weights, DTYPES[dtype])
     if eps is not None:
         cfg.eps = eps
@@ -296,16 +365,19 @@ def inspect(weights, text, eps=None, dtype="f32"):
         raise ValueError("text must be 2..%d bytes, got %d" % (cfg.context, len(data)))
     ids = torch.tensor(list(data), dtype=torch.long).unsqueeze(0)
     snaps = {}
-    _, loss = forward(P, ids, cfg, snaps)
+    edits = Edits(interventions) if interventions else None
+    _, loss = forward(P, ids, cfg, snaps, edits, patterns)
     for t in snaps.values():
         t.retain_grad()
     loss.backward()
-    out = {"loss": loss.item(), "snapshots": {}, "grads": {}}
-    for name in snapshot_names(cfg):
+    out = {"loss": loss.item(), "snapshots": {}, "grads": {}, "cfg": cfg}
+    with torch.no_grad():
+        out["lens"] = logit_lens(P, cfg, snaps, edits)
+    for name in snapshot_names(cfg, patterns):
         out["snapshots"][name] = snaps[name].detach()[0]
         out["grads"][name] = snaps[name].grad[0]
-    for name in parameter_names(cfg):
-        out["grads"][name] = P[name].grad.detach()
+    for name in parameter_names(cfg):  # None: an intervention cut the parameter off the loss (identityNorm, unitGamma)
+        out["grads"][name] = None if P[name].grad is None else P[name].grad.detach()
     return out
 
 

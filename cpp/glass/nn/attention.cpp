@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "glass/tensor/error.h"
 #include "glass/tensor/ops.h"
 
 namespace glass::nn {
@@ -34,7 +35,7 @@ void Attention::visit(const std::string& prefix, const ParamVisitor& visit) {
 
 Tensor Attention::operator()(const Tensor& x, const Rope& rope) const { return parts(x, rope).out; }
 
-AttentionParts Attention::parts(const Tensor& x, const Rope& rope) const {
+AttentionParts Attention::parts(const Tensor& x, const Rope& rope, const AttentionEdit* edit) const {
   const int64_t B = x.size(0), n = x.size(1), d = x.size(2), k = d / heads_;
   // (B, n, d) -> (B, h, n, k): head h takes columns h*k .. h*k+k-1
   auto split_heads = [&](const Tensor& t) { return permute(reshape(t, {B, n, heads_, k}), {0, 2, 1, 3}); };
@@ -47,7 +48,17 @@ AttentionParts Attention::parts(const Tensor& x, const Rope& rope) const {
   // weights there are exactly 0, and the products skip that half
   p.scores = causal_scores(p.q * (1.0 / std::sqrt(static_cast<double>(k))), p.k);  // (B, h, n, n)
   p.weights = causal_softmax(p.scores);                                            // (B, h, n, n), rows sum to 1
-  p.heads = causal_mix(p.weights, p.v);                                            // (B, h, n, k)
+  if (edit && edit->on_weights) p.weights = edit->on_weights(p.weights);
+  p.heads = causal_mix(p.weights, p.v);  // (B, h, n, k)
+  if (edit && edit->ablated_heads && !edit->ablated_heads->empty()) {
+    if (static_cast<int64_t>(edit->ablated_heads->size()) != heads_)
+      throw Error("attention: " + std::to_string(edit->ablated_heads->size()) + " head flags for " +
+                  std::to_string(heads_) + " heads");
+    // a (1, h, 1, 1) mask of ones with 0 at each ablated head: their outputs become exactly 0
+    std::vector<double> keep(static_cast<std::size_t>(heads_));
+    for (int64_t h = 0; h < heads_; ++h) keep[h] = (*edit->ablated_heads)[h] ? 0.0 : 1.0;
+    p.heads = p.heads * Tensor::from_vector(keep, {1, heads_, 1, 1}, p.heads.dtype());
+  }
   p.out = wo(reshape(permute(p.heads, {0, 2, 1, 3}), {B, n, d}));  // concat heads in order, (B, n, d)
   return p;
 }

@@ -2,7 +2,9 @@
 // Causal multi-head self-attention with RoPE on q and k and no biases.
 // Head h uses rows h*k .. h*k+k-1 of wq/wk/wv's output; head outputs are
 // concatenated in head order before wo.
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "glass/nn/config.h"
 #include "glass/nn/linear.h"
@@ -22,12 +24,20 @@ struct AttentionParts {
   Tensor out;      // (B, n, d) the heads concatenated in head order, through wo
 };
 
+// What a run may change inside one attention layer (null: nothing).
+struct AttentionEdit {
+  const std::vector<bool>* ablated_heads = nullptr;  // heads whose output (before wo) is set to zero
+  // Sees the softmax weights (B, h, n, n) and returns what the layer mixes v with:
+  // how the model records them as a snapshot (and nudges them) without recomputing.
+  std::function<Tensor(const Tensor&)> on_weights;
+};
+
 class Attention {
  public:
   Attention(const Config& cfg, Generator& gen);
   // x (B, n, d) -> (B, n, d): parts(x, rope).out
   Tensor operator()(const Tensor& x, const Rope& rope) const;
-  AttentionParts parts(const Tensor& x, const Rope& rope) const;
+  AttentionParts parts(const Tensor& x, const Rope& rope, const AttentionEdit* edit = nullptr) const;
   void visit(const std::string& prefix, const ParamVisitor& visit);
 
   Linear wq, wk, wv, wo;  // each (d, d)

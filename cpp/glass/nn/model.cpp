@@ -50,36 +50,70 @@ void Block::visit(const std::string& prefix, const ParamVisitor& visit) {
 // a norm's output, "resid.s" a residual sum the next sublayer reads, "sum.s" a
 // residual sum a post-norm normalises. The tensor the next sublayer reads is
 // marked as the stream.
-Tensor Block::operator()(const Tensor& x, const Rope& rope, Snapshots* snapshots, const std::string& prefix) const {
-  auto snap = [&](const char* name, const Tensor& t, bool stream = false) {
+Tensor Block::operator()(const Tensor& x, const Rope& rope, Snapshots* snapshots, const std::string& prefix,
+                         bool record_patterns, const Edits* edits, std::size_t index) const {
+  const BlockEdits* be = edits ? edits->block(index) : nullptr;
+  // a nudge (the gradient check) changes a snapshot before anything reads it
+  auto snap = [&](const char* name, Tensor t, bool stream = false) {
+    if (edits && edits->nudge) t = nudged(edits, prefix + name, t);
     if (snapshots) snapshots->add(prefix + name, t, stream);
     return t;
   };
-  const auto attn_branch = [&](const Tensor& in) { return attn(in, rope); };
+  // the attention weights are seen only when asked for (or nudged): a plain run passes no edit
+  AttentionEdit attn_edit;
+  const bool see_weights =
+      (record_patterns && snapshots) || (edits && edits->nudge && edits->nudge->name == prefix + "attn.pattern");
+  if (see_weights) attn_edit.on_weights = [&](const Tensor& w) { return snap("attn.pattern", w); };
+  if (be && !be->ablated_heads.empty()) attn_edit.ablated_heads = &be->ablated_heads;
+  const bool edit_attn = see_weights || attn_edit.ablated_heads;
+  const auto attn_branch = [&](const Tensor& in) { return edit_attn ? attn.parts(in, rope, &attn_edit).out : attn(in, rope); };
   const auto ffn_branch = [&](const Tensor& in) { return ffn(in); };
+  auto norm_of = [&](const std::optional<Norm>& norm, const Tensor& in, const NormEdit* e) {
+    return e && e->any() ? apply_norm(*norm, in, e) : (*norm)(in);
+  };
+  auto scaled = [](const Tensor& f, double scale) { return scale == 1.0 ? f : f * scale; };
   // one sublayer: x (B, n, d) -> the stream after it (B, n, d)
-  auto sublayer = [&](const Tensor& in, const std::optional<Norm>& norm, const auto& branch, const char* norm_name,
-                      const char* branch_name, const char* sum_name) -> Tensor {
+  auto sublayer = [&](const Tensor& in, const std::optional<Norm>& norm, const NormEdit* ne, double scale,
+                      const auto& branch, const char* norm_name, const char* branch_name, const char* sum_name) -> Tensor {
     switch (placement_) {
       case NormPlacement::pre: {
-        const Tensor f = snap(branch_name, branch(snap(norm_name, (*norm)(in))), !residual_);
+        const Tensor f = snap(branch_name, scaled(branch(snap(norm_name, norm_of(norm, in, ne))), scale), !residual_);
         return residual_ ? snap(sum_name, in + f, true) : f;
       }
       case NormPlacement::post: {
-        const Tensor f = snap(branch_name, branch(in));
+        const Tensor f = snap(branch_name, scaled(branch(in), scale));
         const Tensor s = residual_ ? snap(sum_name, in + f) : f;
-        return snap(norm_name, (*norm)(s), true);
+        return snap(norm_name, norm_of(norm, s, ne), true);
       }
       case NormPlacement::none: {
-        const Tensor f = snap(branch_name, branch(in), !residual_);
+        const Tensor f = snap(branch_name, scaled(branch(in), scale), !residual_);
         return residual_ ? snap(sum_name, in + f, true) : f;
       }
     }
     throw Error("model: unknown norm placement");
   };
   const bool post = placement_ == NormPlacement::post;
-  const Tensor h = sublayer(x, norm_attn, attn_branch, "norm.attn", "attn", post ? "sum.attn" : "resid.attn");
-  return sublayer(h, norm_ffn, ffn_branch, "norm.ffn", "ffn", post ? "sum.ffn" : "resid.ffn");
+  const Tensor h = sublayer(x, norm_attn, be ? &be->norm_attn : nullptr, be ? be->attn_scale : 1.0, attn_branch,
+                            "norm.attn", "attn", post ? "sum.attn" : "resid.attn");
+  return sublayer(h, norm_ffn, be ? &be->norm_ffn : nullptr, be ? be->ffn_scale : 1.0, ffn_branch, "norm.ffn", "ffn",
+                  post ? "sum.ffn" : "resid.ffn");
+}
+
+Tensor Block::branch(bool is_attn, const Tensor& x, const Rope& rope, const BlockEdits* be) const {
+  if (placement_ == NormPlacement::post) throw Error("model: a post-norm block's branch is not a function of the stream alone");
+  const std::optional<Norm>& norm = is_attn ? norm_attn : norm_ffn;
+  const NormEdit* ne = be ? (is_attn ? &be->norm_attn : &be->norm_ffn) : nullptr;
+  const Tensor in = norm ? (ne && ne->any() ? apply_norm(*norm, x, ne) : (*norm)(x)) : x;
+  Tensor f;
+  if (is_attn) {
+    AttentionEdit e;
+    if (be && !be->ablated_heads.empty()) e.ablated_heads = &be->ablated_heads;
+    f = attn.parts(in, rope, &e).out;
+  } else {
+    f = ffn(in);
+  }
+  const double scale = be ? (is_attn ? be->attn_scale : be->ffn_scale) : 1.0;
+  return scale == 1.0 ? f : f * scale;
 }
 
 // ---------------------------------------------------------------- Model
@@ -101,6 +135,20 @@ Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, bool r
 }
 
 Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, Record record) const {
+  return forward(ids, batch,
+                 ForwardOptions{.record_snapshots = record != Record::none, .record_patterns = false, .edits = nullptr,
+                                .stream_only = record == Record::stream});
+}
+
+Tensor Model::readout(const Tensor& stream, const Edits* edits) const {
+  if (!norm_final) return head(stream);
+  const NormEdit* e = edits ? &edits->norm_final : nullptr;
+  return head(e && e->any() ? apply_norm(*norm_final, stream, e) : (*norm_final)(stream));
+}
+
+Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, const ForwardOptions& options) const {
+  const bool record_snapshots = options.record_snapshots;
+  const Edits* edits = options.edits;
   if (batch <= 0 || ids.empty() || static_cast<int64_t>(ids.size()) % batch != 0)
     throw Error("model: " + std::to_string(ids.size()) + " ids cannot form " + std::to_string(batch) +
                 " rows of equal length (need at least one byte per row)");
@@ -109,17 +157,21 @@ Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, Record
     throw Error("model: rows of " + std::to_string(n) + " bytes exceed the context of " + std::to_string(cfg_.context) +
                 " (truncate the text)");
   Output out;
-  if (record == Record::stream) out.snapshots = Snapshots(/*stream_only=*/true);
-  Snapshots* snaps = record == Record::none ? nullptr : &out.snapshots;
-  Tensor x = tok_emb(ids, {batch, n});  // (B, n, d)
+  if (options.stream_only) out.snapshots = Snapshots(/*stream_only=*/true);
+  Snapshots* snaps = record_snapshots ? &out.snapshots : nullptr;
+  if (edits) out.edits = *edits;
+  // a nudge of a model-level snapshot, before anything reads it
+  auto edited = [&](const char* name, Tensor t) { return edits && edits->nudge ? nudged(edits, name, t) : t; };
+  Tensor x = edited("embed", tok_emb(ids, {batch, n}));  // (B, n, d)
   if (snaps) snaps->add("embed", x, /*stream=*/true);
   for (std::size_t i = 0; i < blocks.size(); ++i)
-    x = blocks[i](x, rope_, snaps, "blocks." + std::to_string(i) + ".");
+    x = blocks[i](x, rope_, snaps, "blocks." + std::to_string(i) + ".", options.record_patterns, edits, i);
   if (norm_final) {
-    x = (*norm_final)(x);  // (B, n, d)
+    const NormEdit* e = edits ? &edits->norm_final : nullptr;
+    x = edited("norm.final", e && e->any() ? apply_norm(*norm_final, x, e) : (*norm_final)(x));  // (B, n, d)
     if (snaps) snaps->add("norm.final", x);
   }
-  out.logits = head(x);  // (B, n, V)
+  out.logits = edited("logits", head(x));  // (B, n, V)
   if (snaps) snaps->add("logits", out.logits);
   if (n >= 2) {
     // position t predicts byte t + 1: logits[:, :n-1] against ids[:, 1:]

@@ -19,17 +19,38 @@
 
 #include "glass/nn/attention.h"
 #include "glass/nn/config.h"
+#include "glass/nn/edits.h"
 #include "glass/nn/norm.h"
 #include "glass/nn/snapshots.h"
 
 namespace glass::nn {
 
+// How one forward pass runs beyond its input: which snapshots it records and
+// what it changes for this run only (edits.h; never the weights).
+struct ForwardOptions {
+  bool record_snapshots = false;
+  // Also record each block's attention weights as "blocks.i.attn.pattern" (B, h, n, n),
+  // the softmax the layer mixes v with (needs record_snapshots).
+  bool record_patterns = false;
+  const Edits* edits = nullptr;
+  // With record_snapshots: keep only the residual stream's snapshots
+  // (Snapshots::stream(), no gradients), cheap enough for every training step.
+  bool stream_only = false;
+};
+
 class Block {
  public:
   Block(const Config& cfg, Generator& gen);
   // x (B, n, d) -> (B, n, d). Records this block's snapshots under `prefix`
-  // ("blocks.i.") if snapshots is not null.
-  Tensor operator()(const Tensor& x, const Rope& rope, Snapshots* snapshots, const std::string& prefix) const;
+  // ("blocks.i.") if snapshots is not null; applies `edits` (this block's, and a
+  // nudge of one of its snapshots) if not null.
+  Tensor operator()(const Tensor& x, const Rope& rope, Snapshots* snapshots, const std::string& prefix,
+                    bool record_patterns = false, const Edits* edits = nullptr, std::size_t index = 0) const;
+  // The branch of sublayer `attn` (true) or the SwiGLU one (false) as a function of
+  // the stream x entering it, norm and edits included, recording nothing:
+  // F(Norm(x)) in a pre-norm block, F(x) without norms; its scale edit applied.
+  // (The residual ledger differentiates it; post-norm blocks have no such branch.)
+  Tensor branch(bool attn, const Tensor& x, const Rope& rope, const BlockEdits* edits) const;
   void visit(const std::string& prefix, const ParamVisitor& visit);
 
   std::optional<Norm> norm_attn;  // none when the config has no norms
@@ -57,6 +78,7 @@ class Model {
     Tensor logits;  // (B, n, V)
     Tensor loss;    // () — undefined when n < 2 (nothing to predict)
     Snapshots snapshots;
+    Edits edits;  // what the run changed (none for a plain run): the logit lens reads with the same
   };
   // ids: B rows of n bytes each, row-major; 1 <= n <= context.
   Output forward(std::span<const int32_t> ids, int64_t batch, bool record_snapshots = false) const;
@@ -65,6 +87,11 @@ class Model {
   // enough for every training step).
   enum class Record { none, all, stream };
   Output forward(std::span<const int32_t> ids, int64_t batch, Record record) const;
+  Output forward(std::span<const int32_t> ids, int64_t batch, const ForwardOptions& options) const;
+  // What the model applies to the last stream to get logits: norm_final (pre-norm
+  // only, with the edits' norm_final change) then the head. The logit lens applies
+  // it to every depth.
+  Tensor readout(const Tensor& stream, const Edits* edits = nullptr) const;
 
   // Parameters in docs/model.md's order and names.
   void visit(const ParamVisitor& visit);

@@ -16,18 +16,46 @@
 //   later. Nothing the page shows comes from it; this is the one page module
 //   allowed to load the core (.dependency-cruiser.cjs, rule page-runs-no-core).
 import type { Glass } from '../core/glass';
+import type { GradientCheck, Intervention, InterventionReport, ResidualLedger } from '../core/interp';
 import type { ModelInfo, ModelRun } from '../core/model';
-import { checkOptional } from '../core/args';
+import { checkArg } from '../core/args';
 import { checkRun } from '../core/model';
+import type { HeadsResult, LensResult } from '../protocol/interp';
+import type { Kind, RequestOf, ResponseOf } from '../protocol/api';
 import type { DTypeName } from '../core/types';
 import { CONTEXT_BYTES, DEFAULT_MODEL_EPS } from './inspectorSettings';
 import { ensureWeights, weights } from './inspectorState';
 import { core } from './core';
 import { consoleTrainRun, type ConsoleTrainOptions, type ConsoleTrainResult } from './consoleTrain';
 
+/** What every console request takes beyond the text. */
+interface RunOptions {
+  eps?: number;
+  dtype?: DTypeName;
+  interventions?: Intervention[];
+}
+
 export interface ConsoleModel {
-  /** Forward (+ backward) of the next-byte loss in the worker: { loss, ids, snapshots, grads, paramGradNorms }. */
-  run(text: string, options?: { eps?: number; dtype?: DTypeName; backward?: boolean }): Promise<ModelRun>;
+  /**
+   * Forward (+ backward) of the next-byte loss in the worker: { loss, ids, snapshots, grads, paramGradNorms };
+   * patterns: true adds blocks.{i}.attn.pattern; interventions add `intervention` (before/after, what changed).
+   */
+  run(text: string, options?: RunOptions & { backward?: boolean; patterns?: boolean }): Promise<ModelRun>;
+  /** The logit lens: top-k next bytes and the loss at every depth and position (logits: true adds them). */
+  lens(text: string, options?: RunOptions & { k?: number; logits?: boolean }): Promise<LensResult>;
+  /** The residual ledger: the last stream split into embed + each branch, and dL/d embed split the same way. */
+  ledger(text: string, options?: RunOptions): Promise<ResidualLedger>;
+  /** Every head's attention pattern (heads, n, n) per block and its summary. */
+  heads(text: string, options?: RunOptions): Promise<HeadsResult>;
+  /** Loss and top-5 with and without the interventions, and how much every snapshot changed. */
+  intervene(text: string, interventions: Intervention[], options?: Omit<RunOptions, 'interventions'>): Promise<InterventionReport>;
+  /** g·δ against the central difference for element `index` of a snapshot or parameter, in float32 and float64. */
+  gradCheck(
+    text: string,
+    target: string,
+    index: number,
+    options?: RunOptions & { delta?: { float32?: number; float64?: number } },
+  ): Promise<GradientCheck>;
   /** Configuration and parameter counts of the loaded weights. */
   info(): Promise<ModelInfo>;
   /**
@@ -67,23 +95,57 @@ export function benchProblem(text: unknown, repeat: unknown): string | null {
   return null;
 }
 
+/** One request with the page's weights, its errors thrown as GlassErrors. */
+async function ask<K extends Kind>(kind: K, payload: RequestOf<K>): Promise<ResponseOf<K>> {
+  if (!(await ensureWeights())) {
+    const w = weights.peek();
+    throw new ConsoleError(w.status === 'failed' ? w.message : 'the weights are not loaded');
+  }
+  const o = await core().request(kind, payload);
+  if (o.status === 'ok') return o.value;
+  if (o.status === 'error') throw new ConsoleError(o.error.message);
+  throw new ConsoleError(`superseded by a newer ${kind} call`);
+}
+
+// The run every request names; the text's and options' kinds are checked first, before any request.
+function settings(op: string, text: string, options: RunOptions) {
+  checkRun(`glass.model.${op}`, text, options);
+  return { text, eps: options.eps ?? DEFAULT_MODEL_EPS, dtype: options.dtype ?? ('float32' as const) };
+}
+
 /** glass.model (exported for tests: its argument checks run before any request). */
 export const consoleModel: ConsoleModel = {
   async run(text, options = {}) {
-    checkRun('glass.model.run', text, options);
-    if (!(await ensureWeights())) {
-      const w = weights.peek();
-      throw new ConsoleError(w.status === 'failed' ? w.message : 'the weights are not loaded');
-    }
-    const o = await core().request('modelRun', {
-      text,
-      eps: options.eps ?? DEFAULT_MODEL_EPS,
-      dtype: options.dtype ?? 'float32',
+    return ask('modelRun', {
+      ...settings('run', text, options),
       backward: options.backward ?? true,
+      patterns: options.patterns ?? false,
+      interventions: options.interventions ?? [],
     });
-    if (o.status === 'ok') return o.value;
-    if (o.status === 'error') throw new ConsoleError(o.error.message);
-    throw new ConsoleError('superseded by a newer glass.model.run call');
+  },
+  async lens(text, options = {}) {
+    return ask('interpLens', { run: settings('lens', text, options), interventions: options.interventions ?? [], k: options.k, logits: options.logits });
+  },
+  async ledger(text, options = {}) {
+    return ask('interpLedger', { run: settings('ledger', text, options), interventions: options.interventions ?? [] });
+  },
+  async heads(text, options = {}) {
+    return ask('interpHeads', { run: settings('heads', text, options), interventions: options.interventions ?? [] });
+  },
+  async intervene(text, interventions, options = {}) {
+    return ask('interpIntervene', { run: settings('intervene', text, options), interventions });
+  },
+  async gradCheck(text, target, index, options = {}) {
+    const run = settings('gradCheck', text, options);
+    checkArg('string', 'glass.model.gradCheck target', target);
+    checkArg('int64', 'glass.model.gradCheck index', index);
+    return ask('interpGradCheck', {
+      run,
+      interventions: options.interventions ?? [],
+      target,
+      index,
+      delta: options.delta,
+    });
   },
   async bench(text, options = {}) {
     checkRun('glass.model.bench', text, options);
@@ -128,7 +190,14 @@ const HELP = `GlassLLM console API (see README "The console API"):
   await glass.train.run({ text, config: { blocks, d, heads, ctx, norm, normKind, residual, eps, dtype }, steps, batch, lr, warmup, seed })
                                                          -> { losses, gradNorms, valLoss }; omitted fields: the Train view's defaults
   await glass.model.bench(text, { repeat: 20, backward: true, onProgress: (done, total) => ..., signal })
-                                                         ms per run (at most 1000 runs; an AbortSignal cancels it)`;
+                                                         ms per run (at most 1000 runs; an AbortSignal cancels it)
+  await glass.model.run(text, { patterns: true })        adds blocks.{i}.attn.pattern, (heads, n, n)
+  await glass.model.run(text, { interventions: [{ zero: 'blocks.2.ffn' }, { scale: 'blocks.0.attn', by: 0.5 },
+      { ablateHead: { block: 1, head: 2 } }, { eps: { norm: 'blocks.3.norm_ffn', value: 1e-2 } },
+      { identityNorm: 'norm_final' }, { unitGamma: 'blocks.0.norm_attn' }] })   -> .intervention: before/after, changes
+  await glass.model.lens(text), glass.model.ledger(text), glass.model.heads(text)
+  await glass.model.intervene(text, [{ ablateHead: { block: 1, head: 2 } }])
+  await glass.model.gradCheck(text, 'blocks.0.resid.attn', 5, { delta: { float32: 1e-3, float64: 1e-6 } })`;
 
 /** A trap leaves a wasm instance unusable (docs/architecture.md): the console's copy is replaced, never reused. */
 class MainCore {

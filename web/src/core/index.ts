@@ -9,5 +9,19 @@ export { bestBuild, hasRelaxedMadd, type WasmBuild } from './wasmBuild';
 export { Model } from './model';
 export { TrainSession } from './trainSession';
 export type { Divergence, TrainModelConfig, TrainOptions, TrainStepOutcome, TrainStepResult } from './trainSession';
+export { DEFAULT_DELTA, interventionText } from './interp';
+export type {
+  AttentionSummary,
+  GradientCheck,
+  GradientCheckSide,
+  HeadSummary,
+  InterpOptions,
+  Intervention,
+  InterventionReport,
+  LedgerTerm,
+  LogitLens,
+  ResidualLedger,
+  SnapshotChange,
+} from './interp';
 export type { AttentionParts, ModelInfo, ModelRun, NamedTensor, ParamGroup, Prediction, RunOptions, SwigluParts, TensorPick } from './model';
 export type { BackwardOptions, DTypeName, Disposable, NestedNumbers, TensorData } from './types';

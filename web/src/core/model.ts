@@ -20,9 +20,18 @@
 import { checkArg, checkOptional, checkOptions } from './args';
 import { GlassError, guarded } from './errors';
 import type { Glass } from './glass';
+import {
+  interventionText,
+  type AttentionSummary,
+  type GradientCheck,
+  type InterpOptions,
+  type InterventionReport,
+  type LogitLens,
+  type ResidualLedger,
+} from './interp';
 import type { RawHandle, RawTensor } from './raw';
 import type { Tensor } from './tensor';
-import type { DTypeName, Disposable } from './types';
+import type { DTypeName, Disposable, Prediction } from './types';
 
 /** A tensor as plain data, batch axis removed: shape (n, 128) for most snapshots. */
 export interface NamedTensor {
@@ -74,14 +83,11 @@ export interface ModelRun {
   grads: Record<string, NamedTensor> | null;
   /** Parameter name -> L2 norm of its gradient (null without backward). */
   paramGradNorms: Record<string, number> | null;
+  /** With interventions (glass.model.run(text, { interventions })): what they changed. */
+  intervention?: InterventionReport;
 }
 
-export interface Prediction {
-  byte: number;
-  /** How the byte reads on screen ("␣", "\\n", "e", "\\xC3"). */
-  label: string;
-  prob: number;
-}
+export type { Prediction } from './types';
 
 export interface RunOptions {
   eps?: number;
@@ -139,6 +145,15 @@ interface RawModelSession extends RawHandle {
 interface RawModelModule {
   ModelSession: new () => RawModelSession;
   displayByte(byte: number): string;
+  // cpp/wasm/interp_bindings.cpp: free functions on the session
+  interpCompute(s: RawModelSession, text: string, backward: boolean, patterns: boolean, interventions: string[]): number | null;
+  interpReport(s: RawModelSession, k: number): Omit<InterventionReport, 'interventions'>;
+  interpLens(s: RawModelSession, k: number, withLogits: boolean): LogitLens;
+  interpLedger(s: RawModelSession): ResidualLedger;
+  interpHeads(s: RawModelSession): AttentionSummary;
+  interpPattern(s: RawModelSession, block: number): NamedTensor;
+  interpGradCheck(s: RawModelSession, target: string, index: number, delta32: number, delta64: number): GradientCheck;
+  interpCheck(s: RawModelSession, interventions: string[]): string[];
 }
 
 /** A run's text and options, by kind (args.ts): a missing text is refused, never run as "undefined". */
@@ -203,6 +218,67 @@ export class Model implements Disposable {
       return raw.compute(text, options.backward ?? true);
     });
   }
+  /**
+   * compute() with attention patterns recorded and interventions applied (web/src/core/interp.ts);
+   * returns the loss. Bad interventions are refused before anything runs.
+   */
+  computeWith(text: string, options: RunOptions & InterpOptions = {}): number | null {
+    const raw = this.raw;
+    const texts = (options.interventions ?? []).map(interventionText);
+    return guarded(() => {
+      if (options.dtype !== undefined) raw.setDtype(options.dtype);
+      if (options.eps !== undefined) raw.setEps(options.eps);
+      return this.module.interpCompute(raw, text, options.backward ?? true, options.patterns ?? false, texts);
+    });
+  }
+  /** run() with patterns and interventions: every snapshot (patterns included) as plain data. */
+  runWith(text: string, options: RunOptions & InterpOptions = {}): ModelRun {
+    const loss = this.computeWith(text, options);
+    const raw = this.raw;
+    // gradients exist after backward of a loss (a 1-byte text has none)
+    const haveGrads = (options.backward ?? true) && loss !== null;
+    return guarded(() => {
+      const snapshots: Record<string, NamedTensor> = {};
+      const grads: Record<string, NamedTensor> = {};
+      for (const name of raw.snapshotNames()) {
+        snapshots[name] = raw.snapshot(name, false);
+        if (haveGrads) grads[name] = raw.snapshot(name, true);
+      }
+      const ids = Array.from(new TextEncoder().encode(text));
+      return { loss, ids, snapshots, grads: haveGrads ? grads : null, paramGradNorms: haveGrads ? raw.paramGradNorms() : null };
+    });
+  }
+  /** Checks interventions against this model without running: their text forms, or a GlassError listing what exists. */
+  checkInterventions(interventions: readonly unknown[]): string[] {
+    const texts = interventions.map(interventionText);
+    return guarded(() => this.module.interpCheck(this.raw, texts));
+  }
+  /** The last run (made with interventions) against the same text without them. */
+  interventionReport(interventions: readonly unknown[], k = 5): InterventionReport {
+    const texts = this.checkInterventions(interventions);
+    return { interventions: texts, ...guarded(() => this.module.interpReport(this.raw, k)) };
+  }
+  /** The logit lens on the last run: top-k and loss at every depth and position. */
+  logitLens(k = 5, withLogits = false): LogitLens {
+    return guarded(() => this.module.interpLens(this.raw, k, withLogits));
+  }
+  /** The residual ledger of the last run, or { refused } for a model whose stream is not a sum. */
+  residualLedger(): ResidualLedger {
+    return guarded(() => this.module.interpLedger(this.raw));
+  }
+  /** Each head's summary; the last run must have recorded patterns. */
+  attentionSummary(): AttentionSummary {
+    return guarded(() => this.module.interpHeads(this.raw));
+  }
+  /** Block i's attention weights of the last run, (heads, n, n). */
+  pattern(block: number): NamedTensor {
+    return guarded(() => this.module.interpPattern(this.raw, block));
+  }
+  /** g·δ against the central difference for one element of a snapshot or parameter, in float32 and float64. */
+  gradientCheck(target: string, index: number, delta: { float32: number; float64: number }): GradientCheck {
+    return guarded(() => this.module.interpGradCheck(this.raw, target, index, delta.float32, delta.float64));
+  }
+
   /** Snapshot names of the last run, in the order the model computed them. */
   snapshotNames(): string[] {
     return guarded(() => this.raw.snapshotNames());

@@ -20,3 +20,11 @@ export interface Disposable {
   dispose(): void;
   readonly isDisposed: boolean;
 }
+
+/** One likely next byte, as the core reports it (the model's and the logit lens's top-k). */
+export interface Prediction {
+  byte: number;
+  /** How the byte reads on screen ("␣", "\\n", "e", "\\xC3"). */
+  label: string;
+  prob: number;
+}

@@ -1,6 +1,6 @@
 // The model inspector's requests and the console's glass.model (worker side:
 // web/src/worker/inspector.ts).
-import type { ModelInfo, ModelRun, Prediction } from '../core';
+import type { Intervention, ModelInfo, ModelRun, Prediction } from '../core';
 import type { DTypeName, ShownTensor } from './base';
 
 export type { ModelInfo, ModelRun, Prediction };
@@ -58,6 +58,10 @@ export interface InspectResult {
 /** The console's glass.model.run: a run with everything copied out. */
 export interface ModelRunInput extends ModelRunSettings {
   backward: boolean;
+  /** Also record blocks.{i}.attn.pattern (web/src/worker/interp.ts). */
+  patterns?: boolean;
+  /** Run with these changes (docs/model.md, "Interventions"); the result then carries `intervention`. */
+  interventions?: Intervention[];
 }
 
 /** The console's glass.model.bench: `repeat` timed runs. */

@@ -6,6 +6,7 @@
 import { benchHandlers } from './bench';
 import { labHandlers } from './lab';
 import { modelHandlers } from './inspector';
+import { interpHandlers } from './interp';
 import { attentionHandlers } from './lessonOps/attention';
 import { autogradHandlers } from './lessonOps/autograd';
 import { bytesHandlers } from './lessonOps/bytes';
@@ -20,6 +21,7 @@ export const handlerGroups = {
   lab: labHandlers,
   model: modelHandlers,
   bench: benchHandlers,
+  interp: interpHandlers,
   code: codeHandlers,
   rmsnorm: rmsnormHandlers,
   autograd: autogradHandlers,

@@ -8,7 +8,7 @@
 import type { Glass, Model, ModelInfo, ModelRun } from '../core';
 import type { ShownTensor } from '../protocol/base';
 import { depthNames, type BenchInput, type InspectInput, type InspectResult, type ModelRunInput, type ModelRunSettings, type Outlook } from '../protocol/model';
-import { computeModel, ensureRun, loadModel, needModel, runModel, type WorkerState } from './state';
+import { computeModel, ensureRun, loadModel, needModel, runModel, runModelWith, type WorkerState } from './state';
 
 export { depthNames };
 
@@ -82,9 +82,18 @@ function difference(glass: Glass, m: Model, a: string, b: string, grad: boolean)
   return { ...t, name: `${b} − ${a}`, grad, ...stats };
 }
 
-/** glass.model.run from the console: everything as plain data. */
+/**
+ * glass.model.run from the console: everything as plain data. With patterns or
+ * interventions (docs/model.md, "Interventions") the run records the attention
+ * patterns too, and carries `intervention`: loss and top-5 before and after,
+ * and how much every snapshot changed.
+ */
 export function modelRun(s: WorkerState, r: ModelRunInput): ModelRun {
-  return runModel(s, r, r.backward);
+  if (!r.patterns && (r.interventions ?? []).length === 0) return runModel(s, r, r.backward);
+  const { model } = needModel(s);
+  const interventions = model.checkInterventions(r.interventions ?? []); // refused before anything runs
+  const out = runModelWith(s, r, r.backward, { patterns: r.patterns ?? false, interventions });
+  return interventions.length > 0 ? { ...out, intervention: model.interventionReport(interventions) } : out;
 }
 
 const WARM_UP_RUNS = 10;

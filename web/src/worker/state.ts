@@ -77,6 +77,46 @@ export function runModel(s: WorkerState, run: ModelRunSettings, backward: boolea
   return out;
 }
 
+/**
+ * computeModel with attention patterns and interventions (texts already checked by the core).
+ * The held key names them, so the inspector's ensureRun never mistakes this run for a plain one.
+ */
+export function computeModelWith(
+  s: WorkerState,
+  run: ModelRunSettings,
+  backward: boolean,
+  extra: { patterns: boolean; interventions: string[] },
+): number | null {
+  const { model } = needModel(s);
+  s.held = null;
+  const loss = model.computeWith(run.text, { eps: run.eps, dtype: run.dtype, backward, ...extra });
+  s.held = { key: interpKey(run, extra), backward, loss };
+  return loss;
+}
+
+const interpKey = (r: ModelRunSettings, extra: { patterns: boolean; interventions: string[] }) =>
+  extra.patterns || extra.interventions.length > 0 ? `${runKey(r)}|${extra.patterns ? 'p' : ''}|${extra.interventions.join(',')}` : runKey(r);
+
+/** computeModelWith, then everything copied out (pattern snapshots included). */
+export function runModelWith(
+  s: WorkerState,
+  run: ModelRunSettings,
+  backward: boolean,
+  extra: { patterns: boolean; interventions: string[] },
+): ModelRun {
+  const { model } = needModel(s);
+  s.held = null;
+  const out = model.runWith(run.text, { eps: run.eps, dtype: run.dtype, backward, ...extra });
+  s.held = { key: interpKey(run, extra), backward, loss: out.loss };
+  return out;
+}
+
+/** computeModelWith unless the core holds that very run already (with backward). */
+export function ensureRunWith(s: WorkerState, run: ModelRunSettings, extra: { patterns: boolean; interventions: string[] }): number | null {
+  if (s.held !== null && s.held.backward && s.held.key === interpKey(run, extra)) return s.held.loss;
+  return computeModelWith(s, run, true, extra);
+}
+
 /** The loss of `run` with backward, computing it only if the core does not hold it already. */
 export function ensureRun(s: WorkerState, run: ModelRunSettings): { loss: number | null; reused: boolean } {
   if (s.held !== null && s.held.backward && s.held.key === runKey(run)) return { loss: s.held.loss, reused: true };

@@ -13,6 +13,7 @@ import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
 import { inspectorSettings } from '../state';
 import { BlockMap } from '../../widgets/inspector/BlockMap';
 import { GradientNorms } from '../../widgets/inspector/GradientNorms';
+import { LookInside } from '../../widgets/inspector/LookInside';
 import { ModelControls } from '../../widgets/inspector/ModelControls';
 import { Predictions } from '../../widgets/inspector/Predictions';
 import { PromptEditor } from '../../widgets/inspector/PromptEditor';
@@ -92,6 +93,10 @@ export function Inspector() {
                 </ScrollBox>
               )}
             </div>
+          </div>
+          <div class="card" data-testid="look-inside-card">
+            <h2>Look inside: attention heads and the logit lens</h2>
+            <LookInside run={result.run} />
           </div>
           {result.snapshotGradNorms !== null && result.paramGradNorms !== null && (
             <div class="card">

@@ -1,0 +1,139 @@
+// The Train view's presets: each one an experiment, with one sentence of what
+// to expect and why. A preset sets run A's and run B's model and training
+// settings; both runs train on the same data (the data picker) and seed.
+//
+// The small model (12 blocks, d = 32) is sized so that 200 steps of A and of B,
+// each in its own worker, finish in under a minute on a 2-core machine.
+import type { ModelConfigInput, TrainSettings } from '../../protocol/train';
+
+export interface RunSetup {
+  /** What this run is, in a few words: "pre-norm", "without residuals". */
+  label: string;
+  config: ModelConfigInput;
+  train: TrainSettings;
+  init: 'scratch' | 'shipped';
+}
+
+export interface Preset {
+  id: string;
+  title: string;
+  /** What to expect and why, in one sentence. */
+  expect: string;
+  a: RunSetup;
+  b: RunSetup;
+  /** The preset is a starting point for the learner's own settings (the form opens). */
+  own?: boolean;
+}
+
+/** 12 blocks, narrow: deep enough for depth to matter, small enough to train in seconds. */
+export const SMALL_MODEL: ModelConfigInput = {
+  blocks: 12,
+  d: 32,
+  heads: 2,
+  ctx: 64,
+  norm: 'pre',
+  normKind: 'rms',
+  residual: true,
+  eps: 1e-6,
+  initScale: 'depth',
+  dtype: 'float32',
+};
+
+export const SMALL_TRAINING: TrainSettings = {
+  steps: 200,
+  batch: 8,
+  lr: 3e-3,
+  warmup: 20,
+  clip: 1,
+  weightDecay: 0.1,
+  seed: 1,
+  evalEvery: 50,
+  sampleEvery: 50,
+  sampleLength: 80,
+};
+
+/** The model the site ships (docs/model.md): 4 blocks, d = 128, context 128. */
+export const SHIPPED_MODEL: ModelConfigInput = {
+  blocks: 4,
+  d: 128,
+  heads: 4,
+  ctx: 128,
+  norm: 'pre',
+  normKind: 'rms',
+  residual: true,
+  eps: 1e-6,
+  initScale: 'depth',
+  dtype: 'float32',
+};
+
+const small = (label: string, config: Partial<ModelConfigInput> = {}, train: Partial<TrainSettings> = {}): RunSetup => ({
+  label,
+  config: { ...SMALL_MODEL, ...config },
+  train: { ...SMALL_TRAINING, ...train },
+  init: 'scratch',
+});
+
+const FINE_TUNE: TrainSettings = { ...SMALL_TRAINING, steps: 100, batch: 4, lr: 3e-4, warmup: 10, evalEvery: 25, sampleEvery: 25 };
+
+export const PRESETS: readonly Preset[] = [
+  {
+    id: 'pre-post',
+    title: 'Pre-norm vs post-norm at 12 blocks',
+    expect:
+      'Post-norm puts a norm after every sum, so the gradient reaching the first blocks passes through twelve norms and starts out much smaller than the last blocks’ (Xiong et al. 2020): watch the heatmaps’ left columns, and pre-norm’s loss falling faster.',
+    a: small('pre-norm'),
+    b: small('post-norm', { norm: 'post' }),
+  },
+  {
+    id: 'residual',
+    title: 'With vs without residuals at 12 blocks',
+    expect:
+      'With residuals each block’s gradient is I + J_F, so the identity carries the signal down to the first blocks; without them it is a product of twelve Jacobians, and the first blocks’ gradients shrink while the loss barely moves (He et al. 2015).',
+    a: small('with residuals'),
+    b: small('without residuals', { residual: false }),
+  },
+  {
+    id: 'rms-layer',
+    title: 'RMSNorm vs LayerNorm',
+    expect:
+      'LayerNorm also subtracts the mean and learns a shift β, but the stream’s mean is small, so the two loss curves should nearly overlap — the reason many recent models keep the cheaper RMSNorm.',
+    a: small('RMSNorm'),
+    b: small('LayerNorm', { normKind: 'layer' }),
+  },
+  {
+    id: 'eps',
+    title: 'eps 1e-6 vs 0 in float32',
+    expect:
+      'eps only matters when a row’s RMS comes near zero; in these runs the stream’s RMS stays far above it, so expect the two curves to lie on top of each other.',
+    a: small('eps = 1e-6'),
+    b: small('eps = 0', { eps: 0 }),
+  },
+  {
+    id: 'warmup',
+    title: 'Warmup vs no warmup for post-norm',
+    expect:
+      'Post-norm’s first updates are large next to its freshly initialised weights, so at a high learning rate the run without warmup takes its full-size steps at once and its loss jumps or stalls, while the warmed-up run settles.',
+    a: small('post-norm, 50 warmup steps', { norm: 'post' }, { lr: 1e-2, warmup: 50 }),
+    b: small('post-norm, no warmup', { norm: 'post' }, { lr: 1e-2, warmup: 0 }),
+  },
+  {
+    id: 'fine-tune',
+    title: 'Fine-tune the shipped model on your text',
+    expect:
+      'Run A starts from the trained model, which already knows English spelling, so its loss on your text starts far below run B’s, which starts from random weights of the same shape.',
+    a: { label: 'from the shipped model', config: SHIPPED_MODEL, train: FINE_TUNE, init: 'shipped' },
+    b: { label: 'from random weights', config: SHIPPED_MODEL, train: FINE_TUNE, init: 'scratch' },
+  },
+  {
+    id: 'own',
+    title: 'From scratch, your own settings',
+    expect: 'Both runs start as the small 12-block model; change any setting of either run below and compare.',
+    a: small('run A'),
+    b: small('run B'),
+    own: true,
+  },
+];
+
+export const DEFAULT_PRESET = PRESETS[0];
+
+export const presetById = (id: string): Preset | null => PRESETS.find((p) => p.id === id) ?? null;

@@ -8,10 +8,16 @@
 // and the length of every training window.
 //
 // --log-json LOG writes one JSON object per step and line:
-//   {"step": 1, "loss": 5.54, "lr": 1e-05, "grad_norm": 0.81, "block_grad_norms": [0.3, ...]}
+//   {"step": 1, "loss": 5.54, "lr": 1e-05, "grad_norm": 0.81, "block_grad_norms": [0.3, ...], "resid_rms": [...]}
 // with "val_loss" added on evaluation steps; gradient norms are global L2
-// norms before clipping, one per block over that block's parameters. A
+// norms before clipping, one per block over that block's parameters;
+// resid_rms is the residual stream's RMS over the batch by depth (the
+// embedding, then after each block: docs/model.md). A
 // resumed run appends to LOG.
+//
+// A step whose loss or gradient is not finite stops the run (exit 1) with a
+// message naming the step and what blew up; W and W.ckpt keep the last
+// evaluation's state.
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -33,7 +39,8 @@ std::string log_line(const train::Progress& p) {
                                  {"loss", p.loss},
                                  {"lr", p.lr},
                                  {"grad_norm", p.grad_norm},
-                                 {"block_grad_norms", p.block_grad_norms}};
+                                 {"block_grad_norms", p.block_grad_norms},
+                                 {"resid_rms", p.resid_rms}};
   if (p.val_loss) line["val_loss"] = *p.val_loss;
   return line.dump() + "\n";  // NaN and infinity as null
 }
@@ -76,26 +83,41 @@ int run_train(const Argv& argv) {
 
   ProgressBar bar(opt.steps);
   char status[160];
-  trainer.run(
-      [&](const train::Progress& p) {
-        if (log.is_open()) {
-          log << log_line(p) << std::flush;
-          if (!log) throw Error("writing the --log-json file failed (disk full?)");
-        }
-        std::snprintf(status, sizeof status, "loss %.4f  lr %.2e  |g| %.2f  %.0f tok/s", p.loss, p.lr, p.grad_norm,
-                      p.tokens_per_second);
-        if (p.val_loss) {
-          char line[200];
-          std::snprintf(line, sizeof line, "step %lld  train loss %.4f  val loss %.4f", static_cast<long long>(p.step),
-                        p.loss, *p.val_loss);
-          bar.message(line);
-        }
-        bar.update(p.step, p.eta_seconds, status);
-      },
-      [&](const train::Progress&) {
-        io::write_file(out_path, io::save_weights(model, {{"trained_steps", std::to_string(trainer.step())}}));
-        io::write_file(out_path + ".ckpt", trainer.checkpoint());
-      });
+  int64_t saved_step = resume ? trainer.step() : -1;  // the step of the checkpoint on disk, if any
+  try {
+    trainer.run(
+        [&](const train::Progress& p) {
+          if (log.is_open()) {
+            log << log_line(p) << std::flush;
+            if (!log) throw Error("writing the --log-json file failed (disk full?)");
+          }
+          std::snprintf(status, sizeof status, "loss %.4f  lr %.2e  |g| %.2f  %.0f tok/s", p.loss, p.lr, p.grad_norm,
+                        p.tokens_per_second);
+          if (p.val_loss) {
+            char line[200];
+            std::snprintf(line, sizeof line, "step %lld  train loss %.4f  val loss %.4f", static_cast<long long>(p.step),
+                          p.loss, *p.val_loss);
+            bar.message(line);
+          }
+          bar.update(p.step, p.eta_seconds, status);
+        },
+        [&](const train::Progress&) {
+          io::write_file(out_path, io::save_weights(model, {{"trained_steps", std::to_string(trainer.step())}}));
+          io::write_file(out_path + ".ckpt", trainer.checkpoint());
+          saved_step = trainer.step();
+        });
+  } catch (const train::Diverged& d) {
+    // the files on disk were written at the last evaluation and are not touched
+    bar.finish();
+    std::fprintf(stderr, "glassllm train: diverged: %s\n", d.what());
+    if (saved_step >= 0)
+      std::fprintf(stderr, "kept %s and %s.ckpt from step %lld (resume from it with --resume %s.ckpt and a lower --lr or a longer --warmup)\n",
+                   out_path.c_str(), out_path.c_str(), static_cast<long long>(saved_step), out_path.c_str());
+    else
+      std::fprintf(stderr, "no checkpoint was written before it (the first is written at step %lld)\n",
+                   static_cast<long long>(opt.eval_every > 0 ? std::min(opt.eval_every, opt.steps) : opt.steps));
+    return 1;
+  }
   bar.finish();
   std::printf("final validation loss %.4f nats/byte; wrote %s and %s.ckpt\n", trainer.validation_loss(),
               out_path.c_str(), out_path.c_str());

@@ -59,6 +59,10 @@ val config_of(ModelSession& s) {
   out.set("eps", c.eps);
   out.set("ropeBase", c.rope_base);
   out.set("dtype", std::string(dtype_name(c.dtype)));
+  out.set("norm", std::string(nn::placement_name(c.norm)));
+  out.set("normKind", std::string(nn::norm_kind_name(c.norm_kind)));
+  out.set("residual", c.residual);
+  out.set("initScale", std::string(nn::init_scale_name(c.init_scale)));
   // counted from the live model, never typed in
   val kinds = val::array();
   for (const nn::ParamGroup& g : m.parameter_table()) {

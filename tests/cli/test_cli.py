@@ -363,6 +363,8 @@ def main():
         ok("--log-json: the blocks' norms are part of the global norm (before clipping)",
            all(math.sqrt(sum(g * g for g in r["block_grad_norms"])) <= r["grad_norm"] * (1 + 1e-12) for r in rows), str(rows[:1]))
         ok("--log-json: val_loss on evaluation steps only", [("val_loss" in r) for r in rows] == [False, True, False, True], str(rows))
+        ok("--log-json: the residual stream's RMS at 4 depths (embed + 3 blocks) per line",
+           all(len(r.get("resid_rms", [])) == 4 and all(x > 0 for x in r["resid_rms"]) for r in rows), str(rows[:1]))
         pmeta = json.loads(safetensors_header(WP).get("__metadata__", {}).get("glassllm.config", "{}")) if os.path.isfile(WP) else {}
         ok("train --norm post: the weights say post-norm, 3 blocks, context 16",
            pmeta.get("norm") == "post" and pmeta.get("blocks") == 3 and pmeta.get("context") == 16, str(pmeta))
@@ -373,6 +375,14 @@ def main():
                     1, "another model", "norm")
         expect_fail("train --log-json into a missing directory", ["train", "--text", T, "--out", OUT, "--steps", "1", "--ctx", "16",
                                                                "--log-json", os.path.join(tmp, "no", "log.jsonl")], 1, "cannot open")
+        # a run that diverges stops naming the step and what blew up, and keeps the last checkpoint
+        WD = os.path.join(tmp, "diverge.safetensors")
+        expect_fail("train that diverges (no norms, 12 blocks, lr 1, no clipping, no warmup)",
+                    ["train", "--text", T, "--out", WD, "--steps", "30", "--batch", "4", "--ctx", "16", "--d", "32", "--heads", "2",
+                     "--blocks", "12", "--norm", "none", "--lr", "1", "--warmup", "0", "--clip", "0", "--eval-every", "1"],
+                    1, "diverged: step 2: the loss is NaN", "not applied", "kept", "from step 1")
+        dmeta = safetensors_header(WD + ".ckpt").get("__metadata__", {}) if os.path.isfile(WD + ".ckpt") else {}
+        ok("train that diverges: the checkpoint on disk is the last good step's", dmeta.get("step") == "1", str(dmeta))
         W64v = os.path.join(tmp, "variant64.safetensors")
         expect_ok("train --dtype f64", ["train", "--text", T, "--out", W64v, "--steps", "2", "--batch", "2", "--ctx", "16",
                                         "--eval-every", "0", "--d", "16", "--blocks", "1", "--dtype", "f64"])

@@ -97,6 +97,10 @@ Model::Model(const Config& cfg, Generator&& gen)
       rope_(cfg.head_dim(), cfg.context, cfg.rope_base, cfg.dtype) {}
 
 Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, bool record_snapshots) const {
+  return forward(ids, batch, record_snapshots ? Record::all : Record::none);
+}
+
+Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, Record record) const {
   if (batch <= 0 || ids.empty() || static_cast<int64_t>(ids.size()) % batch != 0)
     throw Error("model: " + std::to_string(ids.size()) + " ids cannot form " + std::to_string(batch) +
                 " rows of equal length (need at least one byte per row)");
@@ -104,8 +108,8 @@ Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, bool r
   if (n > cfg_.context)
     throw Error("model: rows of " + std::to_string(n) + " bytes exceed the context of " + std::to_string(cfg_.context) +
                 " (truncate the text)");
-  Output out;
-  Snapshots* snaps = record_snapshots ? &out.snapshots : nullptr;
+  Output out{.snapshots = Snapshots(record == Record::stream)};
+  Snapshots* snaps = record == Record::none ? nullptr : &out.snapshots;
   Tensor x = tok_emb(ids, {batch, n});  // (B, n, d)
   if (snaps) snaps->add("embed", x, /*stream=*/true);
   for (std::size_t i = 0; i < blocks.size(); ++i)

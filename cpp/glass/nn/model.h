@@ -60,6 +60,11 @@ class Model {
   };
   // ids: B rows of n bytes each, row-major; 1 <= n <= context.
   Output forward(std::span<const int32_t> ids, int64_t batch, bool record_snapshots = false) const;
+  // Which snapshots a run keeps: none, all (each retaining its gradient), or
+  // only the residual stream's (Snapshots::stream(), no gradients: cheap
+  // enough for every training step).
+  enum class Record { none, all, stream };
+  Output forward(std::span<const int32_t> ids, int64_t batch, Record record) const;
 
   // Parameters in docs/model.md's order and names.
   void visit(const ParamVisitor& visit);

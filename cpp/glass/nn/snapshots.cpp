@@ -7,7 +7,8 @@
 namespace glass::nn {
 
 void Snapshots::add(const std::string& name, Tensor t, bool stream) {
-  t.retain_grad();
+  if (stream_only_ && !stream) return;
+  if (!stream_only_) t.retain_grad();
   if (stream) stream_.push_back(items_.size());
   items_.emplace_back(name, std::move(t));
 }

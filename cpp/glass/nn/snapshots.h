@@ -13,6 +13,10 @@ namespace glass::nn {
 
 class Snapshots {
  public:
+  // stream_only: keep only the stream's snapshots, without retaining their
+  // gradients (what a training step reports: the residual stream's RMS by depth).
+  Snapshots() = default;
+  explicit Snapshots(bool stream_only) : stream_only_(stream_only) {}
   // stream: t is the residual stream between sublayers (what the next one
   // reads): the embedding, then the output of every attention and SwiGLU
   // sublayer, whatever the variant calls it.
@@ -31,6 +35,7 @@ class Snapshots {
  private:
   std::vector<std::pair<std::string, Tensor>> items_;
   std::vector<std::size_t> stream_;  // indices into items_
+  bool stream_only_ = false;
 };
 
 // The same aliases for the default (pre-norm, residual) model's names,

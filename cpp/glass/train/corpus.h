@@ -24,8 +24,12 @@ class Corpus {
   int64_t train_bytes() const { return split_; }
   int64_t val_bytes() const { return static_cast<int64_t>(text_.size()) - split_; }
   int64_t ctx() const { return ctx_; }
+  // The fewest bytes a text needs for this split and context.
+  static int64_t min_bytes(double val_fraction, int64_t ctx);
 
  private:
+  static int64_t split_at(int64_t n, double val_fraction);  // where the held-out part starts
+
   std::string text_;
   int64_t split_;
   int64_t ctx_;

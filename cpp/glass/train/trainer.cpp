@@ -51,6 +51,63 @@ double Trainer::validation_loss() const {
   return total / static_cast<double>(windows.size());
 }
 
+namespace {
+std::string number_word(double x) {
+  if (std::isnan(x)) return "NaN";
+  return x > 0 ? "infinity" : "-infinity";
+}
+}  // namespace
+
+Progress Trainer::train_step() {
+  using clock = std::chrono::steady_clock;
+  if (step_ >= opt_.steps)
+    throw Error("train: the run is finished (" + std::to_string(opt_.steps) + " steps); start a new one to train more");
+  const auto t0 = clock::now();
+  const uint64_t sampler_before = sampler_.state();
+  const int64_t failing = step_ + 1;
+  // a refused step leaves the run as it was: the sampler rewinds, no gradient survives
+  auto diverged = [&](const std::string& what, const std::string& message) {
+    sampler_.set_state(sampler_before);
+    model_.zero_grad();
+    return Diverged(failing, what, "step " + std::to_string(failing) + ": " + message + "; the update was not applied");
+  };
+  const std::vector<int32_t> ids = corpus_.sample_batch(sampler_, opt_.batch);
+  model_.zero_grad();
+  Progress p;
+  {
+    const nn::Model::Output out = model_.forward(ids, opt_.batch, nn::Model::Record::stream);
+    p.loss = out.loss.item();
+    if (!std::isfinite(p.loss)) throw diverged("loss", "the loss is " + number_word(p.loss));
+    {
+      NoGradGuard no_grad;
+      const auto& items = out.snapshots.items();
+      const std::size_t blocks = model_.blocks.size();
+      // the stream holds the embedding, then two entries per block: its last is the block's output
+      for (std::size_t depth = 0; depth <= blocks; ++depth) p.resid_rms.push_back(rms(items[depth == 0 ? 0 : 2 * depth].second));
+    }
+    out.loss.backward();
+  }
+  p.block_grad_norms = block_grad_norms(model_);
+  p.grad_norm = clip_grad_norm(model_.named_parameters(), opt_.clip);
+  if (!std::isfinite(p.grad_norm)) {
+    const std::optional<std::string> where = non_finite_gradient(model_);
+    if (where) throw diverged(*where, "the gradient of " + *where + " is not finite (NaN or infinity)");
+    throw diverged("gradient", "the gradient's norm overflows (" + number_word(p.grad_norm) + ")");
+  }
+  p.lr = schedule_.at(step_);
+  adamw_.step(p.lr);
+  ++step_;
+
+  p.step = step_;
+  p.total = opt_.steps;
+  p.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+  p.tokens_per_second = static_cast<double>(opt_.batch * corpus_.ctx()) / p.seconds;
+  p.eta_seconds = p.seconds * static_cast<double>(opt_.steps - step_);
+  const bool eval = step_ == opt_.steps || (opt_.eval_every > 0 && step_ % opt_.eval_every == 0);
+  if (eval) p.val_loss = validation_loss();
+  return p;
+}
+
 void Trainer::run(const std::function<void(const Progress&)>& on_step,
                   const std::function<void(const Progress&)>& on_checkpoint) {
   using clock = std::chrono::steady_clock;
@@ -58,30 +115,13 @@ void Trainer::run(const std::function<void(const Progress&)>& on_step,
   const int64_t first = step_;
   const double tokens_per_step = static_cast<double>(opt_.batch * corpus_.ctx());
   while (step_ < opt_.steps) {
-    const std::vector<int32_t> ids = corpus_.sample_batch(sampler_, opt_.batch);
-    model_.zero_grad();
-    Progress p;
-    {
-      const Tensor loss = model_.forward(ids, opt_.batch).loss;
-      p.loss = loss.item();
-      loss.backward();
-    }
-    p.block_grad_norms = block_grad_norms(model_);
-    p.grad_norm = clip_grad_norm(model_.named_parameters(), opt_.clip);
-    p.lr = schedule_.at(step_);
-    adamw_.step(p.lr);
-    ++step_;
-
-    p.step = step_;
-    p.total = opt_.steps;
+    Progress p = train_step();
     const double elapsed = std::chrono::duration<double>(clock::now() - t0).count();
     const double per_step = elapsed / static_cast<double>(step_ - first);
     p.tokens_per_second = tokens_per_step / per_step;
     p.eta_seconds = per_step * static_cast<double>(opt_.steps - step_);
-    const bool eval = step_ == opt_.steps || (opt_.eval_every > 0 && step_ % opt_.eval_every == 0);
-    if (eval) p.val_loss = validation_loss();
     if (on_step) on_step(p);
-    if (eval && on_checkpoint) on_checkpoint(p);
+    if (p.val_loss && on_checkpoint) on_checkpoint(p);
   }
 }
 
@@ -165,6 +205,45 @@ std::vector<double> block_grad_norms(nn::Model& model) {
     });
   for (double& s : sums) s = std::sqrt(s);
   return sums;
+}
+
+namespace {
+bool all_finite(const Tensor& t) {
+  bool ok = true;
+  dispatch(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const Tensor c = t.contiguous();
+    const T* x = c.template data<T>();
+    for (int64_t j = 0, n = c.numel(); j < n && ok; ++j) ok = std::isfinite(x[j]);
+  });
+  return ok;
+}
+}  // namespace
+
+std::optional<std::string> non_finite_gradient(nn::Model& model) {
+  // parameter names are "<group>.<rest>", blocks "blocks.<i>.<rest>"
+  auto group_of = [](const std::string& name) {
+    const std::size_t dot = name.find('.');
+    if (name.starts_with("blocks.")) return name.substr(0, name.find('.', dot + 1));
+    return name.substr(0, dot);
+  };
+  const auto params = model.named_parameters();
+  for (auto it = params.rbegin(); it != params.rend(); ++it) {
+    const Tensor g = it->second.grad();
+    if (g.defined() && !all_finite(g)) return group_of(it->first);
+  }
+  return std::nullopt;
+}
+
+double rms(const Tensor& t) {
+  double s = 0;
+  dispatch(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const Tensor c = t.contiguous();
+    const T* x = c.template data<T>();
+    for (int64_t j = 0, n = c.numel(); j < n; ++j) s += static_cast<double>(x[j]) * static_cast<double>(x[j]);
+  });
+  return t.numel() > 0 ? std::sqrt(s / static_cast<double>(t.numel())) : 0.0;
 }
 
 }  // namespace glass::train

@@ -5,6 +5,7 @@
 //   glass.rmsnorm(2, { eps: 1e-6, dtype: 'float64' }).call(x).sum().backward(); x.grad.data()
 //   const r = await glass.model.run('In the beginning', { eps: 1e-6, dtype: 'float32', backward: true });
 //   r.loss; r.snapshots['blocks.0.resid.attn'].shape; r.grads['embed'].data
+//   const t = await glass.train.run({ text, config: { blocks: 12, norm: 'post' }, steps: 200 });  // consoleTrain.ts
 //
 // Two cores, on purpose (docs/architecture.md, "The console"):
 // - glass.model runs in the page's worker: the same core instance and the same
@@ -20,6 +21,7 @@ import type { DTypeName } from '../core/types';
 import { DEFAULT_MODEL_EPS } from './inspectorSettings';
 import { ensureWeights, weights } from './inspectorState';
 import { core } from './core';
+import { consoleTrainRun, type ConsoleTrainOptions, type ConsoleTrainResult } from './consoleTrain';
 
 export interface ConsoleModel {
   /** Forward (+ backward) of the next-byte loss in the worker: { loss, ids, snapshots, grads, paramGradNorms }. */
@@ -70,12 +72,21 @@ const model: ConsoleModel = {
   },
 };
 
+export interface ConsoleTrain {
+  /** A training run in a trainer worker of its own: { losses, gradNorms, valLoss, residRms } (README, "The console API"). */
+  run(options?: ConsoleTrainOptions): Promise<ConsoleTrainResult>;
+}
+
+const train: ConsoleTrain = { run: (options) => consoleTrainRun(options) };
+
 const HELP = `GlassLLM console API (see README "The console API"):
   await glass.ready                                      the core on this thread, for tensors you can hold
   glass.tensor([[3, 4]], { dtype: 'float64', requiresGrad: true }), glass.rmsnorm(d, { eps, dtype }).call(x),
   y.sum().backward(), x.grad.data(), glass.scope(() => ...), glass.traceGraph(y)
   await glass.model.run(text, { eps: 1e-6, dtype: 'float32', backward: true })  -> { loss, snapshots, grads, ... }
-                                                         the model in the page's worker, with the page's weights`;
+                                                         the model in the page's worker, with the page's weights
+  await glass.train.run({ text, config: { blocks, d, heads, ctx, norm, normKind, residual, eps, dtype }, steps, batch, lr, warmup, seed })
+                                                         -> { losses, gradNorms, valLoss }; omitted fields: the Train view's defaults`;
 
 /** Installs window.glass; the main-thread core loads when the page is idle (or on first use of glass.ready). */
 export function installConsoleApi(): void {
@@ -92,7 +103,7 @@ export function installConsoleApi(): void {
     else setTimeout(() => void load(), 1000);
   });
   ready.catch(() => {}); // reported when someone awaits it
-  const base: Record<string | symbol, unknown> = { model, ready, help: () => HELP };
+  const base: Record<string | symbol, unknown> = { model, train, ready, help: () => HELP };
   const api = new Proxy(base, {
     get(target, key) {
       if (key in target) return target[key];

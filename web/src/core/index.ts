@@ -7,5 +7,7 @@ export { RMSNorm } from './nn';
 export { GlassError } from './errors';
 export { bestBuild, hasRelaxedMadd, type WasmBuild } from './wasmBuild';
 export { Model } from './model';
+export { TrainSession } from './trainSession';
+export type { Divergence, TrainModelConfig, TrainOptions, TrainStepOutcome, TrainStepResult } from './trainSession';
 export type { AttentionParts, ModelInfo, ModelRun, NamedTensor, ParamGroup, Prediction, RunOptions, SwigluParts, TensorPick } from './model';
 export type { BackwardOptions, DTypeName, Disposable, NestedNumbers, TensorData } from './types';

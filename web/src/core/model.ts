@@ -47,6 +47,11 @@ export interface ModelInfo {
   eps: number;
   ropeBase: number;
   dtype: DTypeName;
+  /** Where the norms sit: 'pre' (today's model), 'post' or 'none' (docs/model.md, "Variants"). */
+  norm: 'pre' | 'post' | 'none';
+  normKind: 'rms' | 'layer';
+  residual: boolean;
+  initScale: 'depth' | 'flat';
   parameterTable: ParamGroup[];
   parameters: number;
   norms: number;

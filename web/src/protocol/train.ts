@@ -42,14 +42,14 @@ export interface TrainSettings {
 
 /** Where the training text comes from; the trainer worker decodes and checks it (UTF-8, size). */
 export type DataSource =
-  | { kind: 'kjv' } // the KJV excerpt shipped with the site, fetched by the worker
+  | { kind: 'kjv'; url?: string } // the KJV excerpt shipped with the site, fetched by the worker (url: where; the client fills it in)
   | { kind: 'text'; text: string; label: string } // pasted text, or the lesson texts
   | { kind: 'file'; bytes: ArrayBuffer; name: string }; // an uploaded .txt (checked: UTF-8, at most 50 MB)
 
 /** The weights a run starts from. */
 export type InitSource =
   | { kind: 'scratch' } // initialised from config + seed
-  | { kind: 'shipped' } // the model the site ships (its config wins over `config`)
+  | { kind: 'shipped'; url?: string } // the model the site ships (its config wins over `config`; url as for 'kjv')
   | { kind: 'weights'; bytes: ArrayBuffer; name: string }; // a .safetensors file saved earlier
 
 export interface RunSpec {
@@ -59,6 +59,8 @@ export interface RunSpec {
   train: TrainSettings;
   data: DataSource;
   init: InitSource;
+  /** Keep a checkpoint in IndexedDB at every evaluation, to resume after a reload (default true; the console API: false). */
+  persist?: boolean;
 }
 
 /** Page -> trainer worker. */
@@ -92,7 +94,12 @@ export type TrainEvent =
   | { type: 'ready' } // the core is loaded
   | { type: 'started'; run: string; parameters: number; trainBytes: number; valBytes: number; config: ModelConfigInput }
   | { type: 'step'; report: StepReport }
-  | { type: 'sample'; step: number; text: string }
+  /** After 'started' of a resumed run ('resume-saved'): the reports of the steps done before the reload. */
+  | { type: 'history'; reports: StepReport[] }
+  /** `text` continues `prompt` (the first bytes of the training text), sampled from the model after `step`. */
+  | { type: 'sample'; step: number; prompt: string; text: string }
+  /** A checkpoint was kept (IndexedDB, under `key`): 'resume-saved' with it continues from `step`. */
+  | { type: 'saved'; key: string; step: number; total: number }
   | { type: 'paused'; step: number }
   | { type: 'resumed'; step: number }
   /** Stopped by the learner, or finished: the weights are those after `step`. */

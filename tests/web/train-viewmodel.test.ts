@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { StepReport, TrainCommand, TrainEvent } from '../../web/src/protocol/train';
 import { RunController, TrainSession, blankRun, canSave, type SpawnRun } from '../../web/src/viewmodels/train';
 import { checkUploadSize, dataSource, MAX_UPLOAD_BYTES } from '../../web/src/viewmodels/trainData';
-import { PRESETS } from '../../web/src/widgets/train/presets';
+import { PRESETS } from '../../web/src/app/trainPresets';
 
 function fakeWorkers() {
   const sent: { worker: number; command: TrainCommand; transfer: Transferable[] }[] = [];
@@ -51,13 +51,13 @@ describe('a run', () => {
     w.emit[0]({ type: 'started', run: 'A', parameters: 1234, trainBytes: 285, valBytes: 15, config: cmd.spec.config });
     w.emit[0]({ type: 'step', report: report(1, 5.5) });
     w.emit[0]({ type: 'step', report: report(2, 5.1, 5.3) });
-    w.emit[0]({ type: 'sample', step: 2, text: 'and the' });
+    w.emit[0]({ type: 'sample', step: 2, prompt: 'In the', text: ' beginning' });
     const s = c.state.value;
     expect(s.phase).toBe('running');
     expect(s.info?.parameters).toBe(1234);
     expect(s.reports.map((r) => r.loss)).toEqual([5.5, 5.1]);
     expect(s.val).toEqual([{ step: 2, loss: 5.3 }]);
-    expect(s.sample).toEqual({ step: 2, text: 'and the' });
+    expect(s.sample).toEqual({ step: 2, prompt: 'In the', text: ' beginning' });
     expect(canSave(s)).toBe(false); // mid-run: pause or stop first
 
     w.emit[0]({ type: 'step', report: report(3, 4.9) });

@@ -7,7 +7,7 @@
 // screen is told at most once per animation frame, so a fast run never floods
 // the page with renders.
 import { signal, type Signal } from '@preact/signals';
-import { DEFAULT_PRESET, presetById, type Preset } from '../widgets/train/presets';
+import { DEFAULT_PRESET, presetById, type Preset } from '../app/trainPresets';
 import { dataSource, type DataChoice } from './trainData';
 import type { DataSource, InitSource, ModelConfigInput, RunSpec, StepReport, TrainCommand, TrainEvent, TrainSettings } from '../protocol/train';
 
@@ -60,7 +60,10 @@ export interface RunState {
   reports: StepReport[];
   /** Validation losses, by the step they were measured after. */
   val: { step: number; loss: number }[];
-  sample: { step: number; text: string } | null;
+  /** The latest generated text: `text` continues `prompt` (the training text's first bytes). */
+  sample: { step: number; prompt: string; text: string } | null;
+  /** The last step the trainer kept in this browser's storage (a reload can resume from it). */
+  keptStep: number | null;
   diverged: { step: number; what: string; message: string } | null;
   /** A refusal or crash, in the worker's words. */
   error: string | null;
@@ -71,7 +74,7 @@ export interface RunState {
 }
 
 export function blankRun(id: RunId, label: string, config: ModelConfigInput, train: TrainSettings, init: 'scratch' | 'shipped'): RunState {
-  return { id, label, config, train, init, weightsFile: null, phase: 'idle', info: null, reports: [], val: [], sample: null, diverged: null, error: null, heldStep: 0, version: 0 };
+  return { id, label, config, train, init, weightsFile: null, phase: 'idle', info: null, reports: [], val: [], sample: null, keptStep: null, diverged: null, error: null, heldStep: 0, version: 0 };
 }
 
 /** Whether the buttons apply: Start, Pause, Resume, Stop, Save. */
@@ -121,8 +124,17 @@ export function fileEvent(r: RunState, e: TrainEvent): RunState {
       }
       return { ...r, heldStep: rep.step, phase: r.phase === 'starting' ? 'running' : r.phase };
     }
+    case 'history': {
+      // a resumed run's steps from before the reload
+      r.reports.length = 0;
+      r.reports.push(...e.reports);
+      const val = e.reports.flatMap((p) => (p.valLoss === null ? [] : [{ step: p.step, loss: p.valLoss }]));
+      return { ...r, val, heldStep: e.reports.at(-1)?.step ?? r.heldStep };
+    }
     case 'sample':
-      return { ...r, sample: { step: e.step, text: e.text } };
+      return { ...r, sample: { step: e.step, prompt: e.prompt, text: e.text } };
+    case 'saved':
+      return { ...r, keptStep: e.step };
     case 'paused':
       return { ...r, phase: 'paused', heldStep: e.step };
     case 'resumed':

@@ -2,6 +2,7 @@
 // run's worker gets. The page never decodes a file: an upload's bytes go to the
 // worker as they are (it checks UTF-8, binary content and length), and a file
 // over the limit is refused by its size before it is read at all.
+import { LESSONS } from '../lessons';
 import type { DataSource } from '../protocol/train';
 
 /** The largest upload the trainer accepts (the worker checks it again). */
@@ -54,4 +55,27 @@ export function dataSource(choice: DataChoice, lessonsText: () => string): { ok:
       return { ok: true, source: () => ({ kind: 'file', bytes: bytes.slice(0), name: choice.name }) };
     }
   }
+}
+
+let lessons: string | null = null;
+
+/**
+ * The lesson texts as one training text: each lesson's title, summary and the
+ * prose of its steps (the markdown the lesson loader parsed), in path order.
+ * Widgets, code cells and checks are left out: they are not prose.
+ */
+export function lessonsText(): string {
+  lessons ??= LESSONS.flatMap(({ lesson }) =>
+    lesson === null
+      ? []
+      : [`# ${lesson.title}`, lesson.summary, ...lesson.steps.flatMap((s) => [`## ${s.title}`, ...s.blocks.flatMap((b) => (b.kind === 'markdown' ? [b.text] : []))])],
+  ).join('\n\n');
+  return lessons;
+}
+
+let lessonsSize: number | null = null;
+/** The lesson texts' size in UTF-8 bytes (what the trainer counts). */
+export function lessonsBytes(): number {
+  lessonsSize ??= new TextEncoder().encode(lessonsText()).length;
+  return lessonsSize;
 }

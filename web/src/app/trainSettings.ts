@@ -4,11 +4,13 @@
 // the field and its range, and the run keeps its last valid value (the typed
 // text stays in the box, so nothing is lost).
 //
-// The model ranges are the C++ Config's (cpp/glass/nn/config.h: blocks 1-24,
-// d 16-256, context 2-256, heads dividing d into an even head width); the core
-// checks them again when the run starts.
-import { parseNumber } from '../../app/labSettings';
-import type { ModelConfigInput, RunSpec, TrainSettings } from '../../protocol/train';
+// The ranges are the trainer's (trainDefaults.ts, which the trainer worker
+// checks against too, and the C++ Config's: blocks 1-24, d 16-256, context
+// 2-256, heads dividing d into an even head width); the core checks them again
+// when the run starts.
+import { parseNumber } from './labSettings';
+import { MODEL_RANGES, TRAIN_RANGES } from './trainDefaults';
+import type { ModelConfigInput, RunSpec, TrainSettings } from '../protocol/train';
 
 type ConfigKey = keyof ModelConfigInput;
 type TrainKey = keyof TrainSettings;
@@ -28,8 +30,6 @@ export interface NumberField<K extends string> extends Base {
   min: number;
   max: number;
   integer: boolean;
-  /** Allow exactly 0 below `min` (eps 0, warmup 0 are meaningful). */
-  zero?: boolean;
   step?: number;
 }
 
@@ -48,11 +48,14 @@ export type ModelField = NumberField<ConfigKey> | ChoiceField<ConfigKey> | Switc
 export type TrainField = NumberField<TrainKey>;
 export type Field = { group: 'config'; field: ModelField } | { group: 'train'; field: TrainField };
 
+/** min, max and whole-number-ness from the trainer's range. */
+const range = (r: { min: number; max: number; whole: boolean }) => ({ min: r.min, max: r.max, integer: r.whole });
+
 export const MODEL_FIELDS: readonly ModelField[] = [
-  { kind: 'number', key: 'blocks', label: 'Blocks', name: 'blocks', min: 1, max: 24, integer: true, help: 'how deep the model is' },
-  { kind: 'number', key: 'd', label: 'Stream width', name: 'd', min: 16, max: 256, integer: true, help: 'numbers per byte in the residual stream' },
-  { kind: 'number', key: 'heads', label: 'Attention heads', name: 'heads', min: 1, max: 16, integer: true, help: 'must split d into an even head width' },
-  { kind: 'number', key: 'ctx', label: 'Context', name: 'ctx', min: 2, max: 256, integer: true, help: 'bytes the model sees at once' },
+  { kind: 'number', key: 'blocks', label: 'Blocks', name: 'blocks', ...range(MODEL_RANGES.blocks), help: 'how deep the model is' },
+  { kind: 'number', key: 'd', label: 'Stream width', name: 'd', ...range(MODEL_RANGES.d), help: 'numbers per byte in the residual stream' },
+  { kind: 'number', key: 'heads', label: 'Attention heads', name: 'heads', ...range(MODEL_RANGES.heads), help: 'must split d into an even head width' },
+  { kind: 'number', key: 'ctx', label: 'Context', name: 'ctx', ...range(MODEL_RANGES.ctx), help: 'bytes the model sees at once' },
   {
     kind: 'choice',
     key: 'norm',
@@ -75,7 +78,7 @@ export const MODEL_FIELDS: readonly ModelField[] = [
     ],
   },
   { kind: 'switch', key: 'residual', label: 'Residual connections', name: 'residual', help: 'each block adds to the stream instead of replacing it' },
-  { kind: 'number', key: 'eps', label: 'Epsilon in every norm', name: 'eps', min: 1e-12, max: 1, integer: false, zero: true, help: '0, or from 1e-12 to 1' },
+  { kind: 'number', key: 'eps', label: 'Epsilon in every norm', name: 'eps', ...range(MODEL_RANGES.eps), help: 'added to the mean square before the square root' },
   {
     kind: 'choice',
     key: 'initScale',
@@ -99,23 +102,24 @@ export const MODEL_FIELDS: readonly ModelField[] = [
 ];
 
 export const TRAIN_FIELDS: readonly TrainField[] = [
-  { kind: 'number', key: 'steps', label: 'Training steps', name: 'steps', min: 1, max: 20000, integer: true },
-  { kind: 'number', key: 'batch', label: 'Sequences per step', name: 'batch', min: 1, max: 64, integer: true },
-  { kind: 'number', key: 'lr', label: 'Peak learning rate', name: 'lr', min: 1e-6, max: 10, integer: false, help: 'from 1e-6 to 10' },
-  { kind: 'number', key: 'warmup', label: 'Warmup steps', name: 'warmup', min: 0, max: 20000, integer: true, help: 'the learning rate rises from 0 over these steps' },
-  { kind: 'number', key: 'clip', label: 'Clip the gradient norm at', name: 'clip', min: 1e-3, max: 1000, integer: false, zero: true, help: '0 turns clipping off' },
-  { kind: 'number', key: 'weightDecay', label: 'Weight decay', name: 'weightDecay', min: 0, max: 1, integer: false, help: 'AdamW, on the matrices only' },
-  { kind: 'number', key: 'seed', label: 'Random seed', name: 'seed', min: 0, max: 2 ** 31 - 1, integer: true },
-  { kind: 'number', key: 'evalEvery', label: 'Validation loss every', name: 'evalEvery', min: 1, max: 20000, integer: true, help: 'steps, and at the end' },
-  { kind: 'number', key: 'sampleEvery', label: 'Sample text every', name: 'sampleEvery', min: 0, max: 20000, integer: true, help: 'steps (0: never)' },
+  { kind: 'number', key: 'steps', label: 'Training steps', name: 'steps', ...range(TRAIN_RANGES.steps) },
+  { kind: 'number', key: 'batch', label: 'Sequences per step', name: 'batch', ...range(TRAIN_RANGES.batch) },
+  { kind: 'number', key: 'lr', label: 'Peak learning rate', name: 'lr', ...range(TRAIN_RANGES.lr) },
+  { kind: 'number', key: 'warmup', label: 'Warmup steps', name: 'warmup', ...range(TRAIN_RANGES.warmup), help: 'the learning rate rises from 0 over these steps' },
+  { kind: 'number', key: 'clip', label: 'Clip the gradient norm at', name: 'clip', ...range(TRAIN_RANGES.clip), help: '0 turns clipping off' },
+  { kind: 'number', key: 'weightDecay', label: 'Weight decay', name: 'weightDecay', ...range(TRAIN_RANGES.weightDecay), help: 'AdamW, on the matrices only' },
+  { kind: 'number', key: 'seed', label: 'Random seed', name: 'seed', ...range(TRAIN_RANGES.seed) },
+  { kind: 'number', key: 'evalEvery', label: 'Validation loss every', name: 'evalEvery', ...range(TRAIN_RANGES.evalEvery), help: 'steps (0: only at the end)' },
+  { kind: 'number', key: 'sampleEvery', label: 'Sample text every', name: 'sampleEvery', ...range(TRAIN_RANGES.sampleEvery), help: 'steps (0: never)' },
+  { kind: 'number', key: 'sampleLength', label: 'Sample length', name: 'sampleLength', ...range(TRAIN_RANGES.sampleLength), help: 'bytes per sample' },
 ];
 
-/** The field's range in words: "a whole number from 1 to 24", "0, or from 1e-12 to 1". */
+/** The field's range in words: "a whole number from 1 to 24", "a number from 0 to 1". */
 export function rangeText(f: NumberField<string>): string {
   const kind = f.integer ? 'a whole number' : 'a number';
   const lo = f.integer ? f.min.toLocaleString('en') : String(f.min);
   const hi = f.integer ? f.max.toLocaleString('en') : String(f.max);
-  return f.zero ? `0, or ${kind} from ${lo} to ${hi}` : `${kind} from ${lo} to ${hi}`;
+  return `${kind} from ${lo} to ${hi}`;
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -127,7 +131,6 @@ export function parseField(f: NumberField<string>, text: string): Checked<number
   if (!r.ok) return { ok: false, message: `${r.message}; it must be ${rangeText(f)}` };
   const v = r.value;
   if (f.integer && !Number.isInteger(v)) return { ok: false, message: `${who} must be ${rangeText(f)}, got ${text.trim()}` };
-  if (f.zero && v === 0) return { ok: true, value: 0 };
   if (v < f.min || v > f.max) return { ok: false, message: `${who} must be ${rangeText(f)}, got ${text.trim()}` };
   return { ok: true, value: v };
 }

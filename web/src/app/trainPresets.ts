@@ -4,7 +4,8 @@
 //
 // The small model (12 blocks, d = 32) is sized so that 200 steps of A and of B,
 // each in its own worker, finish in under a minute on a 2-core machine.
-import type { ModelConfigInput, TrainSettings } from '../../protocol/train';
+import type { ModelConfigInput, TrainSettings } from '../protocol/train';
+import { DEFAULT_MODEL_CONFIG, DEFAULT_TRAIN_SETTINGS, SHIPPED_MODEL_CONFIG } from './trainDefaults';
 
 export interface RunSetup {
   /** What this run is, in a few words: "pre-norm", "without residuals". */
@@ -53,18 +54,7 @@ export const SMALL_TRAINING: TrainSettings = {
 };
 
 /** The model the site ships (docs/model.md): 4 blocks, d = 128, context 128. */
-export const SHIPPED_MODEL: ModelConfigInput = {
-  blocks: 4,
-  d: 128,
-  heads: 4,
-  ctx: 128,
-  norm: 'pre',
-  normKind: 'rms',
-  residual: true,
-  eps: 1e-6,
-  initScale: 'depth',
-  dtype: 'float32',
-};
+export const SHIPPED_MODEL: ModelConfigInput = { ...SHIPPED_MODEL_CONFIG };
 
 const small = (label: string, config: Partial<ModelConfigInput> = {}, train: Partial<TrainSettings> = {}): RunSetup => ({
   label,
@@ -127,9 +117,9 @@ export const PRESETS: readonly Preset[] = [
   {
     id: 'own',
     title: 'From scratch, your own settings',
-    expect: 'Both runs start as the small 12-block model; change any setting of either run below and compare.',
-    a: small('run A'),
-    b: small('run B'),
+    expect: 'Both runs start with the defaults (the shipped model’s shape, narrower and with a shorter context, so it trains in seconds); change any setting of either run below and compare.',
+    a: { label: 'run A', config: { ...DEFAULT_MODEL_CONFIG }, train: { ...DEFAULT_TRAIN_SETTINGS }, init: 'scratch' },
+    b: { label: 'run B', config: { ...DEFAULT_MODEL_CONFIG }, train: { ...DEFAULT_TRAIN_SETTINGS }, init: 'scratch' },
     own: true,
   },
 ];

@@ -1,0 +1,206 @@
+// The Train view: two runs of the model, A and B, trained side by side on the
+// same text and seed, each in a worker of its own (trainer worker, one core
+// each), so this tab stays responsive. Every number here is a step report from
+// the core; this file lays the widgets out and wires their buttons.
+import { useEffect, useState } from 'preact/hooks';
+import { RUN_IDS, isActive, type RunId, type RunState, type TrainSession } from '../../viewmodels/train';
+import { lessonsBytes, sizeText } from '../../viewmodels/trainData';
+import { discardSaved, lookForSavedRuns, resumeSaved, savedRuns, trainSession } from '../../viewmodels/trainSession';
+import { DataPicker } from '../../widgets/train/DataPicker';
+import { LossPlot } from '../../widgets/train/LossPlot';
+import { PresetPicker } from '../../widgets/train/PresetPicker';
+import { ResumeOffer } from '../../widgets/train/ResumeOffer';
+import { RunPanel } from '../../widgets/train/RunPanel';
+import { SampleText } from '../../widgets/train/SampleText';
+import { SettingsForm } from '../../widgets/train/SettingsForm';
+import { StepHeatmap } from '../../widgets/train/StepHeatmap';
+import { WeightsLoader } from '../../widgets/train/WeightsLoader';
+import { loadOwnWeights } from '../inspectorState';
+import { view } from '../state';
+import { PRESETS, SHIPPED_MODEL } from '../trainPresets';
+
+/** The inspector draws the shipped model's shape (4 pre-norm blocks, d = 128, context 128); null when it can show this run. */
+export function inspectorRefusal(r: RunState): string | null {
+  const c = r.info?.config ?? r.config;
+  const same = c.blocks === SHIPPED_MODEL.blocks && c.d === SHIPPED_MODEL.d && c.heads === SHIPPED_MODEL.heads && c.ctx === SHIPPED_MODEL.ctx && c.norm === 'pre' && c.residual;
+  if (same) return null;
+  return `The inspector shows only the shipped model’s shape (4 pre-norm blocks, d = 128, context 128); this run’s model is another (${c.blocks} blocks, d = ${c.d}, context ${c.ctx}${c.norm !== 'pre' ? `, ${c.norm === 'post' ? 'post-norm' : 'no norms'}` : ''}${c.residual ? '' : ', no residuals'}), so save its weights instead.`;
+}
+
+function download(bytes: ArrayBuffer, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+const blockNames = (n: number) => Array.from({ length: n }, (_, i) => `block ${i}`);
+const depthNames = (n: number) => ['embedding', ...Array.from({ length: n }, (_, i) => `after block ${i}`)];
+
+export function TrainPage() {
+  const s: TrainSession = trainSession();
+  useEffect(() => lookForSavedRuns(), []);
+  const runs = RUN_IDS.map((id) => s.runs[id].state.value);
+  const busy = runs.some(isActive);
+  const preset = s.preset;
+  const [notes, setNotes] = useState<Record<RunId, string | null>>({ A: null, B: null });
+  const note = (id: RunId, text: string | null) => setNotes((n) => ({ ...n, [id]: text }));
+
+  const save = (id: RunId) => {
+    note(id, 'Preparing the weights…');
+    const asked = s.runs[id].requestWeights((bytes, fileName) => {
+      download(bytes, fileName);
+      note(id, `Saved “${fileName}” (${sizeText(bytes.byteLength)}) to your downloads. Load it back below to train on from it.`);
+    });
+    if (!asked) note(id, null);
+  };
+  const openInInspector = (id: RunId) => {
+    note(id, 'Preparing the weights for the inspector…');
+    const r = s.runs[id].state.peek();
+    s.runs[id].requestWeights((bytes) => {
+      note(id, null);
+      void loadOwnWeights(bytes, `trained here in run ${id} (${r.label}), step ${r.heldStep.toLocaleString('en')}`);
+      view.value = 'inspector';
+      scrollTo(0, 0);
+    });
+  };
+
+  return (
+    <section class="train" aria-labelledby="train-title">
+      <header class="train-head">
+        <h1 id="train-title">Train</h1>
+        <p class="train-lede">
+          Train two small language models side by side in this tab — the same code as the lessons’ model, computed by the same core —
+          and see whether what the lessons claim about norms, residuals and warmup holds on your own screen.
+        </p>
+      </header>
+
+      <ResumeOffer
+        saved={savedRuns.value ?? []}
+        busy={(id) => isActive(s.runs[id === 'B' ? 'B' : 'A'].state.value)}
+        onResume={resumeSaved}
+        onDiscard={(r) => void discardSaved(r.key)}
+      />
+
+      <div class="train-setup card">
+        <PresetPicker presets={PRESETS} chosen={preset.id} locked={busy} onChoose={(id) => s.applyPreset(id)} />
+        <DataPicker choice={s.data.value} locked={busy} onChoose={(c) => (s.data.value = c)} lessonsBytes={lessonsBytes()} />
+      </div>
+
+      <div class="train-actions">
+        <button type="button" class="train-primary" onClick={() => s.start()} disabled={!runs.some((r) => !isActive(r))} data-testid="train-both">
+          Train A and B
+        </button>
+        {runs.some((r) => r.phase === 'running') && (
+          <button type="button" onClick={() => RUN_IDS.forEach((id) => s.runs[id].pause())}>
+            Pause both
+          </button>
+        )}
+        {runs.some((r) => r.phase === 'paused') && (
+          <button type="button" onClick={() => RUN_IDS.forEach((id) => s.runs[id].resume())}>
+            Resume both
+          </button>
+        )}
+        {busy && (
+          <button type="button" onClick={() => RUN_IDS.forEach((id) => s.runs[id].stop())}>
+            Stop both
+          </button>
+        )}
+        {runs.some((r) => r.phase !== 'idle') && (
+          <button type="button" onClick={() => RUN_IDS.forEach((id) => s.runs[id].reset())}>
+            Reset both
+          </button>
+        )}
+      </div>
+      {s.notice.value !== null && (
+        <p class="notice notice-bad" role="alert" data-testid="train-notice">
+          {s.notice.value}
+        </p>
+      )}
+
+      <div class="train-pair">
+        {runs.map((r) => (
+          <RunPanel
+            key={r.id}
+            run={r}
+            onStart={() => s.start([r.id])}
+            onPause={() => s.runs[r.id].pause()}
+            onResume={() => s.runs[r.id].resume()}
+            onStop={() => s.runs[r.id].stop()}
+            onReset={() => {
+              s.runs[r.id].reset();
+              note(r.id, null);
+            }}
+            onSave={() => save(r.id)}
+            onOpenInInspector={inspectorRefusal(r) === null ? () => openInInspector(r.id) : null}
+            inspectorRefusal={inspectorRefusal(r)}
+            weightsNote={notes[r.id]}
+          />
+        ))}
+      </div>
+
+      <div class="train-card card">
+        <LossPlot runs={runs} />
+      </div>
+
+      <div class="train-pair">
+        {runs.map((r) => (
+          <div class="train-card card" key={r.id}>
+            <StepHeatmap
+              title={`Run ${r.id}: gradient norm of each block, by step`}
+              quantity="gradient norm (before clipping)"
+              reports={r.reports}
+              total={r.reports.at(-1)?.total ?? r.train.steps}
+              pick={(p) => p.blockGradNorms}
+              rowNames={blockNames(r.info?.config.blocks ?? r.config.blocks)}
+              testId={`grad-heatmap-${r.id}`}
+            />
+          </div>
+        ))}
+      </div>
+
+      <div class="train-pair">
+        {runs.map((r) => (
+          <div class="train-card card" key={r.id}>
+            <StepHeatmap
+              title={`Run ${r.id}: RMS of the residual stream by depth, by step`}
+              quantity="RMS"
+              reports={r.reports}
+              total={r.reports.at(-1)?.total ?? r.train.steps}
+              pick={(p) => p.residRms}
+              rowNames={depthNames(r.info?.config.blocks ?? r.config.blocks)}
+              testId={`resid-heatmap-${r.id}`}
+            />
+          </div>
+        ))}
+      </div>
+
+      <div class="train-pair">
+        {runs.map((r) => (
+          <SampleText key={r.id} run={r} />
+        ))}
+      </div>
+
+      <details class="train-settings card" open={preset.own} key={preset.id}>
+        <summary>Settings of run A and run B</summary>
+        <div class="train-pair">
+          {runs.map((r) => (
+            <div key={`${preset.id}-${r.id}`}>
+              <SettingsForm
+                run={r}
+                locked={isActive(r)}
+                fromFile={r.weightsFile?.name ?? null}
+                onChange={(patch) => s.runs[r.id].setup(patch)}
+              />
+              <WeightsLoader run={r} locked={isActive(r)} onLoad={(file) => s.runs[r.id].setup({ weightsFile: file })} />
+            </div>
+          ))}
+        </div>
+      </details>
+    </section>
+  );
+}

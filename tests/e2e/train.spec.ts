@@ -77,6 +77,10 @@ test('a preset trains run A and run B to completion: losses, heatmaps, samples, 
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${SHOTS}/train-finished-390.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/train-finished-390-top.png` });
+  await page.getByTestId('run-A').screenshot({ path: `${SHOTS}/train-390-run-a.png` });
+  await plot.screenshot({ path: `${SHOTS}/train-390-loss.png` });
+  await grad.screenshot({ path: `${SHOTS}/train-390-heatmap.png` });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
@@ -154,24 +158,31 @@ test('save the weights, open them in the inspector, and train on from the saved 
 test('a diverging run says at which step and what blew up, and keeps its plots and weights', async ({ page }) => {
   test.setTimeout(TRAIN_TIMEOUT);
   await openTrain(page);
-  await pickPreset(page, 'warmup');
-  await setField(page, 'steps', '40');
-  await setField(page, 'lr', '10', ['B']);
+  await pickPreset(page, 'pre-post');
+  // 12 blocks without norms at learning rate 1, no warmup, no clipping: the loss is NaN by step 2
+  await setField(page, 'steps', '30', ['B']);
+  await setField(page, 'lr', '1', ['B']);
+  await setField(page, 'warmup', '0', ['B']);
   await setField(page, 'clip', '0', ['B']);
-  await setField(page, 'eps', '0', ['B']);
+  await page.locator('#run-B-norm').selectOption('none');
   await page.getByTestId('run-B').getByRole('button', { name: 'Train run B' }).click();
   const msg = page.getByTestId('run-B-diverged');
   await expect(msg).toBeVisible({ timeout: 60_000 });
-  await expect(msg).toContainText(/Run diverged at step \d+: the (loss|gradient)/);
+  await expect(msg).toContainText(/^Run diverged at step (\d+): the (loss|gradient)[^.]* became NaN or infinite\./);
+  const at = Number(/step (\d+)/.exec((await msg.textContent())!)![1]);
+  await expect(msg).toContainText(`the run keeps its weights from step ${at - 1}: you can still save them.`);
   await expect(status(page, 'B')).toHaveAttribute('data-phase', 'diverged');
+  // the plots stay: the steps before, and a cross at the step that blew up
+  expect(await stepOf(page, 'B')).toBe(at - 1);
   await expect(page.getByTestId('loss-plot').locator('.lp-diverged')).toHaveCount(1);
+  await expect(page.getByTestId('loss-plot').locator('.lp-diverged')).toContainText('B diverged');
   await page.screenshot({ path: `${SHOTS}/train-diverged.png`, fullPage: true });
-  const before = await stepOf(page, 'B');
-  if (before > 0) {
-    const download = page.waitForEvent('download');
-    await page.getByTestId('run-B').getByRole('button', { name: 'Save weights' }).click();
-    expect((await download).suggestedFilename()).toMatch(/\.safetensors$/);
-  }
+  // the last good weights can still be saved
+  const download = page.waitForEvent('download');
+  await page.getByTestId('run-B').getByRole('button', { name: 'Save weights' }).click();
+  expect((await download).suggestedFilename()).toBe(`glassllm-B-step${at - 1}.safetensors`);
+  // and the run can be trained again
+  await expect(page.getByTestId('run-B').getByRole('button', { name: 'Train run B again' })).toBeEnabled();
 });
 
 test('bad data: too large (refused unread), not UTF-8, binary, shorter than the context, and empty paste', async ({ page }) => {
@@ -179,6 +190,8 @@ test('bad data: too large (refused unread), not UTF-8, binary, shorter than the 
   await openTrain(page);
   await pickPreset(page, 'eps');
   await setField(page, 'steps', '2');
+  await setField(page, 'warmup', '0');
+  await expect(page.getByTestId('run-A-settings').locator('[aria-invalid]')).toHaveCount(0); // steps 2 fits once the warmup is 0
   await page.getByRole('radio', { name: 'a .txt file' }).check();
 
   // over 50 MB: the page refuses it by its size and never reads it
@@ -191,6 +204,7 @@ test('bad data: too large (refused unread), not UTF-8, binary, shorter than the 
     };
     Object.defineProperty(input, 'files', { value: [file], configurable: true });
     input.dispatchEvent(new Event('change', { bubbles: true }));
+    delete (input as { files?: unknown }).files; // the real file list again, for the uploads below
   });
   await expect(page.getByTestId('train-file-problem')).toHaveText('“huge.txt” is 62.9 MB; the trainer takes files of at most 50 MB, so it was not read.');
 
@@ -225,8 +239,9 @@ test('a reload mid-run offers to resume it, and it goes on from the saved step',
   await openTrain(page);
   await pickPreset(page, 'residual');
   await setField(page, 'steps', '300', ['A']);
+  await setField(page, 'evalEvery', '5', ['A']); // a checkpoint is kept at every validation
   await page.getByTestId('run-A').getByRole('button', { name: 'Train run A' }).click();
-  await expect.poll(() => stepOf(page, 'A'), { timeout: 30_000 }).toBeGreaterThanOrEqual(12);
+  await expect(page.getByTestId('run-A-kept')).toContainText(/Kept in this browser at step (1\d|[2-9]\d)\b/, { timeout: 30_000 });
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Train', level: 1 })).toBeVisible();
   const offer = page.getByTestId('train-resume');
@@ -237,6 +252,9 @@ test('a reload mid-run offers to resume it, and it goes on from the saved step',
   await page.screenshot({ path: `${SHOTS}/train-resume-offer.png` });
   await button.click();
   await expect(status(page, 'A')).toHaveAttribute('data-phase', 'running', { timeout: 20_000 });
+  await expect(offer).toHaveCount(0);
+  // the steps before the reload are drawn again (the trainer kept their reports with the checkpoint)
+  await expect(page.getByTestId('loss-plot').locator('path.lp-line.lp-a')).toHaveAttribute('d', new RegExp(`^M [\\d.]+ [\\d.]+ (L [\\d.]+ [\\d.]+ ){${from - 1},}`));
   await expect.poll(() => stepOf(page, 'A'), { timeout: 30_000 }).toBeGreaterThan(from);
   await page.getByTestId('run-A').getByRole('button', { name: 'Stop' }).click();
   await expect(status(page, 'A')).toHaveAttribute('data-phase', 'stopped');

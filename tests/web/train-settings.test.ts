@@ -127,6 +127,11 @@ describe('settings fields', () => {
   it('refuse warmup longer than the run', () => {
     const r = applyDrafts(base, { 'train.warmup': '500' });
     expect(r.spec.train.warmup).toBe(base.train.warmup);
-    expect(r.problems['train.warmup']).toContain('Warmup steps (warmup) must be at most the training steps (200), got 500');
+    expect(r.problems['train.warmup']).toBe('Warmup steps (warmup = 500) must fit in the training steps (steps = 200): lower the warmup or raise the steps; keeping warmup = 20');
+    // fewer steps than the warmup: refused until the warmup comes down too, whichever is typed first
+    const short = applyDrafts(base, { 'train.steps': '5' });
+    expect(short.spec.train.steps).toBe(200);
+    expect(short.problems['train.steps']).toContain('keeping steps = 200');
+    expect(applyDrafts(base, { 'train.steps': '5', 'train.warmup': '0' })).toEqual({ spec: { ...base, train: { ...base.train, steps: 5, warmup: 0 } }, problems: {} });
   });
 });

@@ -8,6 +8,7 @@
 // checks against too, and the C++ Config's: blocks 1-24, d 16-256, context
 // 2-256, heads dividing d into an even head width); the core checks them again
 // when the run starts.
+import { fmt } from './format';
 import { parseNumber } from './labSettings';
 import { MODEL_RANGES, TRAIN_RANGES } from './trainDefaults';
 import type { ModelConfigInput, RunSpec, TrainSettings } from '../protocol/train';
@@ -117,8 +118,9 @@ export const TRAIN_FIELDS: readonly TrainField[] = [
 /** The field's range in words: "a whole number from 1 to 24", "a number from 0 to 1". */
 export function rangeText(f: NumberField<string>): string {
   const kind = f.integer ? 'a whole number' : 'a number';
-  const lo = f.integer ? f.min.toLocaleString('en') : String(f.min);
-  const hi = f.integer ? f.max.toLocaleString('en') : String(f.max);
+  const show = (v: number) => (Number.isInteger(v) ? v.toLocaleString('en') : fmt(v));
+  const lo = show(f.min);
+  const hi = show(f.max);
   return `${kind} from ${lo} to ${hi}`;
 }
 
@@ -140,7 +142,7 @@ export function crossCheck(spec: Pick<RunSpec, 'config' | 'train'>): string | nu
   const { d, heads } = spec.config;
   if (d % heads !== 0) return `Attention heads (heads) must divide the stream width: d = ${d} does not split into ${heads} heads`;
   if ((d / heads) % 2 !== 0) return `Attention heads (heads): each head needs an even width for the rotary positions, and d / heads = ${d} / ${heads} = ${d / heads}`;
-  if (spec.train.warmup > spec.train.steps) return `Warmup steps (warmup) must be at most the training steps (${spec.train.steps}), got ${spec.train.warmup}`;
+  if (spec.train.warmup > spec.train.steps) return `Warmup steps (warmup = ${spec.train.warmup}) must fit in the training steps (steps = ${spec.train.steps}): lower the warmup or raise the steps`;
   return null;
 }
 
@@ -195,5 +197,6 @@ export function applyDrafts(spec: RunSpec, drafts: Partial<Record<FieldId, strin
 /** The spec's value of a number field, as the form shows it. */
 export function fieldText(spec: RunSpec, group: 'config' | 'train', key: string): string {
   const v = (group === 'config' ? spec.config : spec.train)[key as never] as unknown;
-  return String(v);
+  // 1e-6 rather than 0.000001; whole numbers as they are (fmt would write a big seed in exponent form)
+  return typeof v === 'number' && !Number.isInteger(v) ? fmt(v) : String(v);
 }

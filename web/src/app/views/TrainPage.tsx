@@ -38,6 +38,12 @@ function download(bytes: ArrayBuffer, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** A run whose settings the learner changed is no longer what the preset called it. */
+function ownLabel(r: RunState, patch: Pick<RunState, 'config' | 'train'>): string {
+  const same = JSON.stringify(patch.config) === JSON.stringify(r.config) && JSON.stringify(patch.train) === JSON.stringify(r.train);
+  return same ? r.label : 'your settings';
+}
+
 const blockNames = (n: number) => Array.from({ length: n }, (_, i) => `block ${i}`);
 const depthNames = (n: number) => ['embedding', ...Array.from({ length: n }, (_, i) => `after block ${i}`)];
 
@@ -194,7 +200,7 @@ export function TrainPage() {
                 run={r}
                 locked={isActive(r)}
                 fromFile={r.weightsFile?.name ?? null}
-                onChange={(patch) => s.runs[r.id].setup(patch)}
+                onChange={(patch) => s.runs[r.id].setup({ ...patch, label: ownLabel(r, patch) })}
               />
               <WeightsLoader run={r} locked={isActive(r)} onLoad={(file) => s.runs[r.id].setup({ weightsFile: file })} />
             </div>

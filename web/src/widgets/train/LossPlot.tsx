@@ -2,15 +2,28 @@
 // solid line with round markers, B a dashed line with square markers, so the
 // two read apart without colour; a divergence is marked with a cross at its
 // step. Hover (or focus and use the arrow keys) to read one step of both.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import type { RunState } from '../../viewmodels/train';
 import { finiteRange, linearAxis, stepAxis, thin } from './plotScale';
 import './LossPlot.css';
 
-const W = 640;
 const H = 300;
 const PAD = { left: 52, right: 16, top: 14, bottom: 40 };
+
+/** The plot's width in CSS pixels, so its text stays at its size on a phone (the SVG is drawn at 1:1). */
+function useWidth(fallback: number): [ref: { current: HTMLElement | null }, width: number] {
+  const ref = useRef<HTMLElement | null>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const el = ref.current;
+    if (el === null || typeof ResizeObserver === 'undefined') return;
+    const watch = new ResizeObserver(() => setWidth(Math.max(280, Math.min(760, Math.floor(el.clientWidth)))));
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
+  return [ref, width];
+}
 const MAX_POINTS = 800; // a path per line; more steps are thinned evenly (display only)
 
 interface Props {
@@ -28,6 +41,7 @@ function Marker({ kind, x, y, cls }: { kind: 'circle' | 'square'; x: number; y: 
 
 export function LossPlot({ runs }: Props) {
   const [cursor, setCursor] = useState<number | null>(null);
+  const [box, W] = useWidth(640);
   const total = Math.max(1, ...runs.map((r) => r.reports.at(-1)?.total ?? r.train.steps));
   const range = finiteRange(runs.flatMap((r) => [r.reports.map((p) => p.loss), r.val.map((v) => v.loss)]));
   const x = stepAxis(total, PAD.left, W - PAD.right);
@@ -68,7 +82,7 @@ export function LossPlot({ runs }: Props) {
   };
 
   return (
-    <figure class="loss-plot" data-testid="loss-plot">
+    <figure class="loss-plot" data-testid="loss-plot" ref={box}>
       <figcaption>
         <strong>Loss</strong> (mean next-byte cross-entropy, nats per byte): training loss of each step as a line, validation loss on held-out
         text as markers.

@@ -108,7 +108,7 @@ export function RunPanel({ run, onStart, onPause, onResume, onStop, onReset, onS
       {run.diverged !== null && (
         <div class="notice notice-bad run-diverged" role="alert" data-testid={`run-${run.id}-diverged`}>
           <p>
-            <strong>{divergedText(run.diverged.step, run.diverged.what)}</strong> {run.diverged.message} The plots stay, and the run keeps
+            <strong>{divergedText(run.diverged.step, run.diverged.what)}</strong> ({run.diverged.message.replace(/\.$/, '')}.) The plots stay, and the run keeps
             its weights from {run.heldStep === 0 ? 'before the first step' : `step ${run.heldStep.toLocaleString('en')}`}
             {run.heldStep > 0 ? ': you can still save them.' : '.'}
           </p>

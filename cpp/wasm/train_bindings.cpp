@@ -253,6 +253,19 @@ val config_of(TrainSession& s) {
   return out;
 }
 
+// The snapshot each entry of StepReport.residRms measures: "embed", then the
+// stream after each block, named as this variant names it (docs/model.md).
+val depth_names(TrainSession& s) {
+  NoGradGuard no_grad;
+  const std::vector<int32_t> ids{0, 0};
+  const nn::Model::Output out = s.model->forward(ids, 1, nn::Model::Record::stream);
+  const auto& items = out.snapshots.items();
+  val names = val::array();
+  for (std::size_t depth = 0; depth <= s.model->blocks.size(); ++depth)
+    names.call<void>("push", items[depth == 0 ? 0 : 2 * depth].first);
+  return names;
+}
+
 double parameters(TrainSession& s) { return static_cast<double>(s.model->parameter_count()); }
 double train_bytes(TrainSession& s) { return static_cast<double>(s.corpus->train_bytes()); }
 double val_bytes(TrainSession& s) { return static_cast<double>(s.corpus->val_bytes()); }
@@ -273,6 +286,7 @@ EMSCRIPTEN_BINDINGS(glass_train) {
       .function("checkpoint", guard<&checkpoint>)
       .function("restore", guard<&restore>)
       .function("config", guard<&config_of>)
+      .function("depthNames", guard<&depth_names>)
       .function("parameters", guard<&parameters>)
       .function("trainBytes", guard<&train_bytes>)
       .function("valBytes", guard<&val_bytes>)

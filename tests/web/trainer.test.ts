@@ -46,6 +46,10 @@ describe('TrainSession (cpp/wasm/train_bindings.cpp)', () => {
     const s = TrainSession.create(glass, SMALL, OPTIONS, TEXT);
     try {
       expect(s.config()).toEqual(SMALL);
+      expect(s.depthNames()).toEqual(['embed', 'blocks.0.resid.ffn', 'blocks.1.resid.ffn']);
+      const post = TrainSession.create(glass, { ...SMALL, norm: 'post', residual: false }, OPTIONS, TEXT);
+      expect(post.depthNames()).toEqual(['embed', 'blocks.0.norm.ffn', 'blocks.1.norm.ffn']);
+      post.dispose();
       expect(s.trainBytes + s.valBytes).toBe(new TextEncoder().encode(TEXT).length);
       expect(s.valBytes).toBe(Math.floor(TEXT.length * 0.05));
       expect(s.parameters).toBeGreaterThan(0);
@@ -214,6 +218,9 @@ describe('the trainer worker loop (worker/trainer/runner.ts)', () => {
     expect(h.events.filter((e) => e.type === 'saved').map((e) => (e as { step: number }).step)).toEqual([4, 8]);
     const started = h.events[0] as Extract<TrainEvent, { type: 'started' }>;
     expect(started.config).toEqual(SMALL);
+    expect(started.depthNames).toEqual(['embed', 'blocks.0.resid.ffn', 'blocks.1.resid.ffn']);
+    expect(started.train).toEqual(spec().train);
+    expect(started.dataLabel).toBe('the test text');
     // the same settings straight through the session: the same losses, bit for bit
     const s = TrainSession.create(glass, SMALL, { ...spec().train, evalWindows: 256 }, TEXT);
     expect(steps(s, 8).map((r) => r.loss)).toEqual(rs.map((r) => r.loss));
@@ -265,6 +272,7 @@ describe('the trainer worker loop (worker/trainer/runner.ts)', () => {
     const b = harness(reloaded);
     await b.runner.receive({ type: 'resume-saved', key: 'A' });
     await b.next('stopped');
+    expect(b.events.find((e) => e.type === 'started')).toMatchObject({ train: spec().train, dataLabel: 'the test text', config: SMALL });
     const history = b.events.find((e) => e.type === 'history') as { reports: StepReport[] };
     expect(history.reports.map((r) => r.step)).toEqual([1, 2, 3, 4]);
     const all = reports(a.events);

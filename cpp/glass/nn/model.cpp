@@ -108,7 +108,8 @@ Model::Output Model::forward(std::span<const int32_t> ids, int64_t batch, Record
   if (n > cfg_.context)
     throw Error("model: rows of " + std::to_string(n) + " bytes exceed the context of " + std::to_string(cfg_.context) +
                 " (truncate the text)");
-  Output out{.snapshots = Snapshots(record == Record::stream)};
+  Output out;
+  if (record == Record::stream) out.snapshots = Snapshots(/*stream_only=*/true);
   Snapshots* snaps = record == Record::none ? nullptr : &out.snapshots;
   Tensor x = tok_emb(ids, {batch, n});  // (B, n, d)
   if (snaps) snaps->add("embed", x, /*stream=*/true);

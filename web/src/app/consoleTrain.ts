@@ -32,6 +32,8 @@ export interface ConsoleTrainResult {
   valLoss: number | null;
   /** Per step, the residual stream's RMS by depth: [embed, after block 0, ...]. */
   residRms: number[][];
+  /** Per step, its time in the core (forward, backward, clipping, AdamW), in seconds. */
+  seconds: number[];
   /** Set when a step's loss or gradient was not finite: the run stopped before it. */
   diverged?: { step: number; what: string; message: string };
 }
@@ -97,6 +99,7 @@ export function consoleTrainRun(options: ConsoleTrainOptions = {}, spawn?: () =>
       gradNorms: reports.map((r) => r.blockGradNorms),
       valLoss,
       residRms: reports.map((r) => r.residRms),
+      seconds: reports.map((r) => r.seconds),
     });
     client.on((event) => {
       switch (event.type) {

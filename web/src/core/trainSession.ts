@@ -77,6 +77,7 @@ interface RawTrainSession extends RawHandle {
   checkpoint(): Uint8Array;
   restore(bytes: Uint8Array): void;
   config(): TrainModelConfig;
+  depthNames(): string[];
   parameters(): number;
   trainBytes(): number;
   valBytes(): number;
@@ -141,6 +142,10 @@ export class TrainSession implements Disposable {
   }
   config(): TrainModelConfig {
     return guarded(() => this.raw.config());
+  }
+  /** The snapshot each residRms entry measures: 'embed', then the stream after each block as this variant names it. */
+  depthNames(): string[] {
+    return guarded(() => this.raw.depthNames());
   }
   get parameters(): number {
     return guarded(() => this.raw.parameters());

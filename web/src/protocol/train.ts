@@ -84,6 +84,8 @@ export interface StepReport {
   blockGradNorms: number[]; // (blocks,) per block, before clipping
   /** RMS of the residual stream over the batch, by depth: [embed, after block 0, ..., after block n-1]. */
   residRms: number[];
+  /** This step's time in the core: forward, backward, clipping and AdamW (not the evaluation or the sample). */
+  seconds: number;
   tokensPerSecond: number;
   etaSeconds: number;
   valLoss: number | null; // set on evaluation steps
@@ -92,7 +94,12 @@ export interface StepReport {
 /** Trainer worker -> page. */
 export type TrainEvent =
   | { type: 'ready' } // the core is loaded
-  | { type: 'started'; run: string; parameters: number; trainBytes: number; valBytes: number; config: ModelConfigInput }
+  /**
+   * config: the one in effect (a weights file's own); train: the settings; dataLabel: what the text is called
+   * ("the KJV excerpt", a file's name); depthNames: the snapshot each residRms entry measures ('embed',
+   * 'blocks.0.resid.ffn', ...: docs/model.md). After 'resume-saved' these say what the saved run was.
+   */
+  | { type: 'started'; run: string; parameters: number; trainBytes: number; valBytes: number; config: ModelConfigInput; train: TrainSettings; dataLabel: string; depthNames: string[] }
   | { type: 'step'; report: StepReport }
   /** After 'started' of a resumed run ('resume-saved'): the reports of the steps done before the reload. */
   | { type: 'history'; reports: StepReport[] }

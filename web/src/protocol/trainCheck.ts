@@ -128,7 +128,7 @@ export function checkTrainCommand(v: unknown): TrainCommand {
 
 function checkReport(v: unknown): StepReport {
   const r = obj(v, 'report');
-  for (const k of ['step', 'total', 'loss', 'lr', 'gradNorm', 'tokensPerSecond', 'etaSeconds'] as const) num(r, k, 'report');
+  for (const k of ['step', 'total', 'loss', 'lr', 'gradNorm', 'seconds', 'tokensPerSecond', 'etaSeconds'] as const) num(r, k, 'report');
   numbers(r, 'blockGradNorms', 'report');
   numbers(r, 'residRms', 'report');
   numOrNull(r, 'valLoss', 'report');
@@ -145,6 +145,9 @@ export function checkTrainEvent(v: unknown): TrainEvent {
       str(m, 'run', 'started');
       for (const k of ['parameters', 'trainBytes', 'valBytes'] as const) num(m, k, 'started');
       checkConfig(m.config, 'started.config');
+      checkSettings(m.train, 'started.train');
+      str(m, 'dataLabel', 'started');
+      if (!Array.isArray(m.depthNames) || !m.depthNames.every((x) => typeof x === 'string')) fail('started.depthNames must be an array of strings');
       break;
     case 'step':
       checkReport(m.report);

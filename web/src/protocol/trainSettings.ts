@@ -67,7 +67,7 @@ export const TRAIN_RANGES = {
   seed: { min: 0, max: 2 ** 31 - 1, whole: true, label: 'seed' },
   evalEvery: { min: 0, max: 100_000, whole: true, label: 'validation every (steps; 0: only at the end)' },
   sampleEvery: { min: 0, max: 100_000, whole: true, label: 'sample every (steps; 0: never)' },
-  sampleLength: { min: 1, max: 1000, whole: true, label: 'sample length (bytes)' },
+  sampleLength: { min: 1, max: 500, whole: true, label: 'sample length (bytes)' },
 } satisfies Record<keyof TrainSettings, SettingRange>;
 
 /** The training text: at most 50 MB (checked before decoding). */

@@ -202,7 +202,17 @@ export class TrainerRunner {
       coreSeconds: 0,
       wallSeconds: 0,
     };
-    this.host.post({ type: 'started', run: spec.run, parameters: session.parameters, trainBytes: session.trainBytes, valBytes: session.valBytes, config });
+    this.host.post({
+      type: 'started',
+      run: spec.run,
+      parameters: session.parameters,
+      trainBytes: session.trainBytes,
+      valBytes: session.valBytes,
+      config,
+      train: spec.train,
+      dataLabel: text.label,
+      depthNames: session.depthNames(),
+    });
     if (saved) this.host.post({ type: 'history', reports: this.run.reports.slice() });
     this.status = 'running';
     void this.loop(generation);
@@ -268,6 +278,7 @@ export class TrainerRunner {
       gradNorm: r.gradNorm,
       blockGradNorms: r.blockGradNorms,
       residRms: r.residRms,
+      seconds: r.seconds,
       tokensPerSecond: run.tokensPerStep / Math.max(run.coreSeconds, 1e-9),
       etaSeconds: run.wallSeconds * (r.total - r.step),
       valLoss: r.valLoss,

@@ -31,6 +31,7 @@ const report = (step: number, loss: number, valLoss: number | null = null): Step
   tokensPerSecond: 1000,
   etaSeconds: 2,
   valLoss,
+  seconds: 0.01,
 });
 
 const p = PRESETS[0];
@@ -48,13 +49,13 @@ describe('a run', () => {
     if (cmd.type !== 'start') return;
     expect(cmd.spec).toMatchObject({ run: 'A', config: { blocks: 2 }, train: { steps: 3 }, init: { kind: 'scratch' }, data: { kind: 'text' } });
 
-    w.emit[0]({ type: 'started', run: 'A', parameters: 1234, trainBytes: 285, valBytes: 15, config: cmd.spec.config });
+    w.emit[0]({ type: 'started', run: 'A', parameters: 1234, trainBytes: 285, valBytes: 15, config: cmd.spec.config, train: cmd.spec.train, dataLabel: 'your text', depthNames: ['embed', 'blocks.0.resid.ffn', 'blocks.1.resid.ffn'] });
     w.emit[0]({ type: 'step', report: report(1, 5.5) });
     w.emit[0]({ type: 'step', report: report(2, 5.1, 5.3) });
     w.emit[0]({ type: 'sample', step: 2, prompt: 'In the', text: ' beginning' });
     const s = c.state.value;
     expect(s.phase).toBe('running');
-    expect(s.info?.parameters).toBe(1234);
+    expect(s.info).toMatchObject({ parameters: 1234, dataLabel: 'your text' });
     expect(s.reports.map((r) => r.loss)).toEqual([5.5, 5.1]);
     expect(s.val).toEqual([{ step: 2, loss: 5.3 }]);
     expect(s.sample).toEqual({ step: 2, prompt: 'In the', text: ' beginning' });

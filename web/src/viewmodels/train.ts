@@ -38,6 +38,10 @@ export interface StartedInfo {
   trainBytes: number;
   valBytes: number;
   config: ModelConfigInput;
+  /** What the text is called ("the KJV excerpt", a file's name). */
+  dataLabel: string;
+  /** The snapshot each residRms entry measures ('embed', 'blocks.0.resid.ffn', …). */
+  depthNames: string[];
 }
 
 /** Weights loaded from a file to start from (InitSource 'weights'). */
@@ -112,7 +116,14 @@ export function fileEvent(r: RunState, e: TrainEvent): RunState {
     case 'ready':
       return r;
     case 'started':
-      return { ...r, phase: r.phase === 'starting' ? 'running' : r.phase, info: { parameters: e.parameters, trainBytes: e.trainBytes, valBytes: e.valBytes, config: e.config } };
+      // the settings in effect: a weights file's own config, or those of a run resumed after a reload
+      return {
+        ...r,
+        config: e.config,
+        train: e.train,
+        phase: r.phase === 'starting' ? 'running' : r.phase,
+        info: { parameters: e.parameters, trainBytes: e.trainBytes, valBytes: e.valBytes, config: e.config, dataLabel: e.dataLabel, depthNames: e.depthNames },
+      };
     case 'step': {
       const rep = e.report;
       // a resumed run replays nothing; a report for a step already filed replaces it

@@ -45,7 +45,11 @@ function ownLabel(r: RunState, patch: Pick<RunState, 'config' | 'train'>): strin
 }
 
 const blockNames = (n: number) => Array.from({ length: n }, (_, i) => `block ${i}`);
-const depthNames = (n: number) => ['embedding', ...Array.from({ length: n }, (_, i) => `after block ${i}`)];
+/** The stream's depths in words: the trainer's snapshot names ('embed', 'blocks.0.resid.ffn', …) or, before a run, the config's. */
+function depthNames(r: RunState): string[] {
+  const names = r.info?.depthNames ?? ['embed', ...Array.from({ length: r.config.blocks }, (_, i) => `blocks.${i}`)];
+  return names.map((n) => (n === 'embed' ? 'embedding' : n.replace(/^blocks\.(\d+)(\..*)?$/, 'after block $1')));
+}
 
 export function TrainPage() {
   const s: TrainSession = trainSession();
@@ -178,7 +182,7 @@ export function TrainPage() {
               reports={r.reports}
               total={r.reports.at(-1)?.total ?? r.train.steps}
               pick={(p) => p.residRms}
-              rowNames={depthNames(r.info?.config.blocks ?? r.config.blocks)}
+              rowNames={depthNames(r)}
               testId={`resid-heatmap-${r.id}`}
             />
           </div>

@@ -69,7 +69,8 @@ export function RunPanel({ run, onStart, onPause, onResume, onStop, onReset, onS
         {run.info !== null && (
           <span class="run-facts">
             {' '}
-            · {run.info.parameters.toLocaleString('en')} parameters · trains on {sizeText(run.info.trainBytes)}, checks on {sizeText(run.info.valBytes)} held out
+            · {run.info.parameters.toLocaleString('en')} parameters · trains on {sizeText(run.info.trainBytes)} of {run.info.dataLabel}, checks on{' '}
+            {sizeText(run.info.valBytes)} held out
           </span>
         )}
       </p>

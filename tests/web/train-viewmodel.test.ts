@@ -148,6 +148,17 @@ describe('a run', () => {
     expect(transfer).not.toContain(weights);
   });
 
+  it('a harmless refusal after the run ended is said but does not fail the run', () => {
+    const w = fakeWorkers();
+    const c = controller(w.spawn);
+    c.start({ kind: 'kjv' });
+    w.emit[0]({ type: 'step', report: report(1, 5.5) });
+    w.emit[0]({ type: 'stopped', step: 1, finished: true, valLoss: 5.4 });
+    w.emit[0]({ type: 'error', error: { name: 'CommandError', message: 'nothing to pause: the run has ended' }, fatal: false });
+    expect([c.state.value.phase, c.state.value.error]).toEqual(['finished', 'nothing to pause: the run has ended']);
+    expect(canSave(c.state.value)).toBe(true);
+  });
+
   it('settings cannot change while a run trains', () => {
     const w = fakeWorkers();
     const c = controller(w.spawn);

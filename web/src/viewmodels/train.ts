@@ -161,7 +161,9 @@ export function fileEvent(r: RunState, e: TrainEvent): RunState {
     case 'weights':
       return r;
     case 'error':
-      return { ...r, phase: e.fatal || !isActive(r) || r.phase === 'starting' ? 'failed' : r.phase, error: e.error.message };
+      // a refusal of the start, or a dead worker, ends the run; anything else (a checkpoint that could not be
+      // kept, "nothing to pause" just after the run ended) is said, and the run stays as it was
+      return { ...r, phase: e.fatal || r.phase === 'starting' ? 'failed' : r.phase, error: e.error.message };
   }
 }
 

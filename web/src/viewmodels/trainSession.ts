@@ -49,3 +49,13 @@ export async function discardSaved(key: string): Promise<void> {
   await discardSavedRun(key);
   await refreshSaved();
 }
+
+/** A run the learner reset is not offered after a reload. */
+export async function forgetSaved(id: RunId): Promise<void> {
+  try {
+    await discardSavedRun(id);
+  } catch {
+    // no storage: nothing kept
+  }
+  await refreshSaved();
+}

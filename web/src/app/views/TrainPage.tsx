@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { RUN_IDS, isActive, type RunId, type RunState, type TrainSession } from '../../viewmodels/train';
 import { lessonsBytes, sizeText } from '../../viewmodels/trainData';
-import { discardSaved, lookForSavedRuns, resumeSaved, savedRuns, trainSession } from '../../viewmodels/trainSession';
+import { discardSaved, forgetSaved, lookForSavedRuns, resumeSaved, savedRuns, trainSession } from '../../viewmodels/trainSession';
 import { DataPicker } from '../../widgets/train/DataPicker';
 import { LossPlot } from '../../widgets/train/LossPlot';
 import { PresetPicker } from '../../widgets/train/PresetPicker';
@@ -121,7 +121,15 @@ export function TrainPage() {
           </button>
         )}
         {runs.some((r) => r.phase !== 'idle') && (
-          <button type="button" onClick={() => RUN_IDS.forEach((id) => s.runs[id].reset())}>
+          <button
+            type="button"
+            onClick={() =>
+              RUN_IDS.forEach((id) => {
+                s.runs[id].reset();
+                void forgetSaved(id);
+              })
+            }
+          >
             Reset both
           </button>
         )}
@@ -143,6 +151,7 @@ export function TrainPage() {
             onStop={() => s.runs[r.id].stop()}
             onReset={() => {
               s.runs[r.id].reset();
+              void forgetSaved(r.id);
               note(r.id, null);
             }}
             onSave={() => save(r.id)}

@@ -83,8 +83,8 @@ export function RunPanel({ run, onStart, onPause, onResume, onStop, onReset, onS
       {last !== null && (
         <dl class="run-numbers">
           <div>
-            <dt>speed</dt>
-            <dd class="num">{Math.round(last.tokensPerSecond).toLocaleString('en')} bytes/s</dd>
+            <dt>speed (a token is one byte)</dt>
+            <dd class="num">{Math.round(last.tokensPerSecond).toLocaleString('en')} tokens/s</dd>
           </div>
           <div>
             <dt>time left</dt>

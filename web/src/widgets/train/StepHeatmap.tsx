@@ -45,7 +45,8 @@ export function StepHeatmap({ title, quantity, reports, total, pick, rowNames, t
     return { values: v, stepAt: s };
     // reports grows in place: its length (and the last step) say when it changed
   }, [count, lastStep, rows, cols, reports]);
-  const decades = logDecades(values.filter((x) => x !== NOT_YET)) ?? { lo: -3, hi: 0 };
+  const found = logDecades(values.filter((x) => x !== NOT_YET));
+  const decades = found ?? { lo: -3, hi: 0 };
   const colour = useMemo(() => (v: number) => (v === NOT_YET ? NOT_YET_RGB : logRgb(v, decades.lo, decades.hi)), [decades.lo, decades.hi]);
   const [cursor, setCursor] = useState<Cell | null>(null);
   const cell = cursor === null ? null : { row: rowNames[cursor.row], step: stepAt[cursor.col], v: values[cursor.row * cols + cursor.col] };
@@ -89,13 +90,15 @@ export function StepHeatmap({ title, quantity, reports, total, pick, rowNames, t
         </div>
       </div>
       <p class="sh-readout" aria-live="polite">
-        {cell === null
+        {count === 0
+          ? 'The map fills in, one column per step, as the run trains.'
+          : cell === null
           ? 'Hover a cell (or focus the map and use the arrow keys) to read it.'
           : cell.v === NOT_YET || cell.step === 0
             ? `${cell.row}: this step has not run yet`
             : `${cell.row}, step ${cell.step.toLocaleString('en')}: ${quantity} ${fmt(cell.v, 4)}`}
       </p>
-      <div class="sh-legend">
+      {found !== null && <div class="sh-legend">
         <span class="sh-bar-wrap">
           <span class="sh-bar" style={{ background: logLegendGradient }} />
           <span class="sh-decades num">
@@ -115,7 +118,7 @@ export function StepHeatmap({ title, quantity, reports, total, pick, rowNames, t
             <span class="sh-swatch" style={{ background: `rgb(${NON_FINITE_RGB.join(', ')})` }} /> NaN or infinite
           </span>
         )}
-      </div>
+      </div>}
     </figure>
   );
 }

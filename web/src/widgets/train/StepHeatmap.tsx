@@ -6,7 +6,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import type { StepReport } from '../../protocol/train';
 import { MatrixCanvas, type Cell } from '../MatrixCanvas';
-import { NON_FINITE_RGB, ZERO_RGB, decadeLabel, logDecades, logLegendGradient, logRgb } from './plotScale';
+import { NON_FINITE_RGB, ZERO_RGB, decadeLabel, logLegendGradient, logRgb } from './plotScale';
 import './StepHeatmap.css';
 
 const MAX_COLUMNS = 1000; // longer runs share columns (the latest step in a column wins; display only)
@@ -24,9 +24,11 @@ interface Props {
   /** The rows' names, top to bottom. */
   rowNames: readonly string[];
   testId: string;
+  /** The colour scale's decades, shared by run A's and run B's maps so their colours compare (null: no values yet). */
+  scale: { lo: number; hi: number } | null;
 }
 
-export function StepHeatmap({ title, quantity, reports, total, pick, rowNames, testId }: Props) {
+export function StepHeatmap({ title, quantity, reports, total, pick, rowNames, testId, scale }: Props) {
   const rows = rowNames.length;
   const lastStep = reports.at(-1)?.step ?? 0;
   const steps = Math.max(total, lastStep, 1);
@@ -45,7 +47,7 @@ export function StepHeatmap({ title, quantity, reports, total, pick, rowNames, t
     return { values: v, stepAt: s };
     // reports grows in place: its length (and the last step) say when it changed
   }, [count, lastStep, rows, cols, reports]);
-  const found = logDecades(values.filter((x) => x !== NOT_YET));
+  const found = count === 0 ? null : scale;
   const decades = found ?? { lo: -3, hi: 0 };
   const colour = useMemo(() => (v: number) => (v === NOT_YET ? NOT_YET_RGB : logRgb(v, decades.lo, decades.hi)), [decades.lo, decades.hi]);
   const [cursor, setCursor] = useState<Cell | null>(null);
@@ -107,7 +109,7 @@ export function StepHeatmap({ title, quantity, reports, total, pick, rowNames, t
             ))}
           </span>
         </span>
-        <span class="sh-key">log scale: darker is larger</span>
+        <span class="sh-key">log scale, the same for run A and run B: darker is larger</span>
         {hasZero && (
           <span class="sh-key">
             <span class="sh-swatch" style={{ background: `rgb(${ZERO_RGB.join(', ')})` }} /> exactly 0

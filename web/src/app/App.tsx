@@ -11,6 +11,7 @@ import { UrlProblems } from './UrlProblems';
 import { Inspector } from './views/Inspector';
 import { LessonsHome } from './views/LessonsHome';
 import { Start } from './views/Start';
+import { Train } from './views/Train';
 import './App.css';
 
 export function App() {
@@ -35,6 +36,7 @@ export function App() {
         {view.value === 'lessons' && <LessonsHome />}
         {view.value === 'lab' && <EpsilonLab lab={labView} />}
         {view.value === 'inspector' && <Inspector />}
+        {view.value === 'train' && <Train />}
       </main>
     </div>
   );

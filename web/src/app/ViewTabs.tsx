@@ -4,7 +4,7 @@ import { VIEWS, type View } from './urlState';
 import { ViewLink } from './ViewLink';
 import './ViewTabs.css';
 
-const LABELS: Record<View, string> = { start: 'Start', lessons: 'Lessons', lab: 'RMSNorm lab', inspector: 'Inspector' };
+const LABELS: Record<View, string> = { start: 'Start', lessons: 'Lessons', lab: 'RMSNorm lab', inspector: 'Inspector', train: 'Train' };
 
 export function ViewTabs() {
   return (

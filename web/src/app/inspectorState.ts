@@ -22,6 +22,8 @@ export type WeightsState =
   | { status: 'failed'; message: string };
 
 export const weights = signal<WeightsState>({ status: 'idle' });
+/** Whose weights the inspector shows: null for the shipped model, else the learner's (the Train view's "open in the inspector"). */
+export const ownWeights = signal<string | null>(null);
 let kept: ArrayBuffer | null = null; // the file, kept to reload a restarted worker
 
 /** A copy of the loaded weights file (for a code cell's sandbox), or null before they are fetched. */
@@ -52,6 +54,7 @@ async function fetchAndLoad(): Promise<boolean> {
     const length = Number(response.headers.get('Content-Length'));
     const total = Number.isFinite(length) && length > 0 ? length : null;
     buffer = await readWithProgress(response, total);
+    if (ownWeights.peek() !== null) return weights.peek().status === 'ready'; // the learner's weights arrived meanwhile: keep them
   } catch (e) {
     weights.value = { status: 'failed', message: `The weights could not be downloaded: ${e instanceof Error ? e.message : String(e)}.` };
     return false;
@@ -180,8 +183,22 @@ export function startInspector(): void {
   });
 }
 
-/** Retry after a failed download or a refused file. */
+/**
+ * Shows the learner's own weights (a .safetensors file the Train view made) in
+ * place of the shipped ones, until Retry or a reload. Resolves true when loaded.
+ */
+export function loadOwnWeights(bytes: ArrayBuffer, label: string): Promise<boolean> {
+  ownWeights.value = label;
+  kept = bytes;
+  reloadAfterRestarts();
+  const own: Promise<boolean> = sendWeights();
+  loading = own;
+  return own;
+}
+
+/** Retry after a failed download or a refused file (or go back to the shipped weights). */
 export function retryWeights(): void {
+  ownWeights.value = null;
   loading = null;
   kept = null;
   void ensureWeights();

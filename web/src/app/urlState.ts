@@ -19,8 +19,8 @@ import { duplicateKeys, quoted } from './addressText';
 import type { DTypeName } from '../protocol/base';
 import type { GradTarget } from '../protocol/lab';
 
-export type View = 'start' | 'lessons' | 'lab' | 'inspector';
-export const VIEWS: readonly View[] = ['start', 'lessons', 'lab', 'inspector'];
+export type View = 'start' | 'lessons' | 'lab' | 'inspector' | 'train';
+export const VIEWS: readonly View[] = ['start', 'lessons', 'lab', 'inspector', 'train'];
 /** A first visit (no view in the address) meets the start page, not an instrument. */
 export const DEFAULT_VIEW: View = 'start';
 

@@ -1,5 +1,5 @@
 // The first screen: what GlassLLM is, one clear way into the lessons (or back to
-// where the learner left off), and the two places to play. Lives with the lessons
+// where the learner left off), and the places to play. Lives with the lessons
 // because it reads their path and progress; it needs no KaTeX.
 import { ViewLink } from '../app/ViewLink';
 import { LessonLink, pathLessons } from './LessonDone';
@@ -92,6 +92,15 @@ export function StartPage() {
           <p>
             Type a prompt and look inside the trained model: every layer's output and gradient, its next-byte guesses, and how
             epsilon changes them.
+          </p>
+        </div>
+        <div class="start-place">
+          <h3>
+            <ViewLink to="train">Train</ViewLink>
+          </h3>
+          <p>
+            Train two small models side by side in this tab — pre-norm against post-norm, with and without residuals — and
+            watch their losses and gradients to test what the lessons claim.
           </p>
         </div>
       </div>

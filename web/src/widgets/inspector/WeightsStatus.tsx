@@ -6,7 +6,8 @@ import './WeightsStatus.css';
 
 const mb = (bytes: number) => `${fmt(bytes / 1e6, 3)} MB`;
 
-export function WeightsStatus({ weights: w, onRetry }: { weights: WeightsState; onRetry: () => void }) {
+/** `own`: the learner's weights from the Train view (their description), null for the shipped model. */
+export function WeightsStatus({ weights: w, onRetry, own = null }: { weights: WeightsState; onRetry: () => void; own?: string | null }) {
   if (w.status === 'idle') return null;
   if (w.status === 'fetching')
     return (
@@ -31,6 +32,18 @@ export function WeightsStatus({ weights: w, onRetry }: { weights: WeightsState; 
         <span>{w.message}</span>
         <button type="button" class="notice-dismiss" onClick={onRetry}>
           Try again
+        </button>
+      </div>
+    );
+  if (own !== null)
+    return (
+      <div class="notice notice-info" data-testid="weights-ready">
+        <span>
+          Weights: {own}, {mb(w.bytes)}, {w.info.parameters.toLocaleString('en')} parameters ({w.info.blocks} blocks, d = {w.info.d}, {w.info.heads} heads,
+          context {w.info.context} bytes), counted by the core.
+        </span>
+        <button type="button" class="notice-dismiss" onClick={onRetry}>
+          Back to the shipped model
         </button>
       </div>
     );

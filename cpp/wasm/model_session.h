@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "glass/io/model_weights.h"
 #include "glass/nn/model.h"
 #include "glass/tensor/error.h"
 
@@ -13,6 +14,7 @@ struct ModelSession {
   std::unique_ptr<nn::Model> model;
   nn::Model::Output last;  // the last run: snapshots (and their grads after backward), and its edits
   std::vector<int32_t> last_ids;
+  std::vector<io::NonFinite> non_finite;  // of the loaded weights: loaded, but reported (io/model_weights.h)
 };
 
 inline nn::Model& model_of(ModelSession& s) {

@@ -19,13 +19,13 @@ test('glass.model.bench refuses bad arguments, reports progress and can be cance
     return out;
   });
   expect(refusals).toEqual([
-    'GlassError: glass.model.bench: repeat must be a whole number from 1 to 1000, got 1000000000',
-    'GlassError: glass.model.bench: repeat must be a whole number from 1 to 1000, got 0',
-    'GlassError: glass.model.bench: repeat must be a whole number from 1 to 1000, got 2.5',
-    'GlassError: glass.model.bench: repeat must be a whole number from 1 to 1000, got string',
-    'GlassError: glass.model.bench: repeat must be a whole number from 1 to 1000, got NaN',
+    'GlassError: glass.model.bench repeat: expected a whole number from 1 to 1000, got 1000000000',
+    'GlassError: glass.model.bench repeat: expected a whole number from 1 to 1000, got 0',
+    'GlassError: glass.model.bench repeat: expected a whole number, got the number 2.5',
+    'GlassError: glass.model.bench repeat: expected a whole number, got the string "20"',
+    'GlassError: glass.model.bench repeat: expected a whole number, got the number NaN',
     'GlassError: glass.model.bench(text, options): text must be a non-empty string, got an empty one',
-    'GlassError: glass.model.bench(text, options): text must be a non-empty string, got number',
+    'GlassError: glass.model.bench text: expected a string, got the number 42',
     'GlassError: glass.model.bench: the text is 129 bytes; the model reads at most 128',
   ]);
   const r = await page.evaluate(async () => {

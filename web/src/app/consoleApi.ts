@@ -18,7 +18,7 @@
 import type { Glass } from '../core/glass';
 import type { GradientCheck, Intervention, InterventionReport, ResidualLedger } from '../core/interp';
 import type { ModelInfo, ModelRun } from '../core/model';
-import { checkArg } from '../core/args';
+import { checkArg, checkOptional } from '../core/args';
 import { checkRun } from '../core/model';
 import type { HeadsResult, LensResult } from '../protocol/interp';
 import type { Kind, RequestOf, ResponseOf } from '../protocol/api';
@@ -91,7 +91,7 @@ export function benchProblem(text: unknown, repeat: unknown): string | null {
   const bytes = new TextEncoder().encode(text).length;
   if (bytes > CONTEXT_BYTES) return `glass.model.bench: the text is ${bytes} bytes; the model reads at most ${CONTEXT_BYTES}`;
   if (typeof repeat !== 'number' || !Number.isInteger(repeat) || repeat < 1 || repeat > BENCH_MAX_REPEAT)
-    return `glass.model.bench: repeat must be a whole number from 1 to ${BENCH_MAX_REPEAT}, got ${typeof repeat === 'number' ? repeat : typeof repeat}`;
+    return `glass.model.bench repeat: expected a whole number from 1 to ${BENCH_MAX_REPEAT}, got ${typeof repeat === 'number' ? repeat : typeof repeat}`;
   return null;
 }
 
@@ -149,6 +149,7 @@ export const consoleModel: ConsoleModel = {
   },
   async bench(text, options = {}) {
     checkRun('glass.model.bench', text, options);
+    checkOptional('int64', 'glass.model.bench repeat', options.repeat); // a wrong kind is a GlassError like every argument's
     const repeat = options.repeat ?? 20;
     const problem = benchProblem(text, repeat);
     if (problem !== null) throw new ConsoleError(problem);

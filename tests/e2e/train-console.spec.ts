@@ -4,6 +4,7 @@
 // IndexedDB that a fresh worker (as after a reload) resumes exactly.
 import { expect, test } from '@playwright/test';
 
+const TOTAL = 400; // steps of the resumed run
 const TINY = { blocks: 2, d: 32, heads: 2, ctx: 32, norm: 'pre', normKind: 'rms', residual: true, eps: 1e-6, initScale: 'depth', dtype: 'float32' };
 
 test('glass.train.run trains on the KJV excerpt, fetched only then, and resolves to losses, gradient norms and the held-out loss', async ({ page }) => {
@@ -35,18 +36,24 @@ test('a trainer worker keeps a checkpoint in IndexedDB and a fresh worker (as af
   expect(workerUrl).toBeTruthy();
 
   const result = await page.evaluate(
-    async ({ url, config }) => {
+    async ({ url, config, TOTAL }) => {
       type Ev = { type: string; step?: number; report?: { step: number; loss: number }; reports?: unknown[] };
       const text = Array.from({ length: 80 }, (_, i) => `In the beginning ${i} God created the heaven and the earth. `).join('');
-      const spec = { run: 'e2e-resume', config, train: { steps: 40, batch: 4, lr: 3e-3, warmup: 2, clip: 1, weightDecay: 0.1, seed: 5, evalEvery: 4, sampleEvery: 0, sampleLength: 10 }, data: { kind: 'text', text, label: 'text' }, init: { kind: 'scratch' } };
+      const spec = { run: 'e2e-resume', config, train: { steps: TOTAL, batch: 4, lr: 3e-3, warmup: 2, clip: 1, weightDecay: 0.1, seed: 5, evalEvery: 4, sampleEvery: 0, sampleLength: 10 }, data: { kind: 'text', text, label: 'text' }, init: { kind: 'scratch' } };
       // a worker that gets `command` once its core is ready, and is terminated at the first event `until` accepts
-      const run = (command: unknown, until: (e: Ev) => boolean) =>
+      // (and sent `pause` at the first event `pauseAt` accepts: no checkpoint is written after it is paused)
+      const run = (command: unknown, until: (e: Ev) => boolean, pauseAt: (e: Ev) => boolean = () => false) =>
         new Promise<Ev[]>((resolve) => {
           const w = new Worker(url, { type: 'module' });
           const events: Ev[] = [];
+          let pausing = false;
           w.onmessage = (m) => {
             events.push(m.data);
             if (m.data.type === 'ready') w.postMessage(command);
+            if (!pausing && pauseAt(m.data)) {
+              pausing = true;
+              w.postMessage({ type: 'pause' });
+            }
             if (until(m.data)) {
               w.terminate();
               resolve(events);
@@ -63,24 +70,25 @@ test('a trainer worker keeps a checkpoint in IndexedDB and a fresh worker (as af
           };
           req.onerror = () => reject(req.error);
         });
-      // a "reload" mid-run: the worker is gone right after its first kept checkpoint
-      await run({ type: 'start', spec }, (e) => e.type === 'saved');
+      // a "reload" mid-run: the worker is paused at its first kept checkpoint, then gone. The
+      // run is long enough that the pause lands mid-run however slow the page is to answer.
+      await run({ type: 'start', spec }, (e) => e.type === 'paused', (e) => e.type === 'saved');
       const saved = await stored();
       const resumed = await run({ type: 'resume-saved', key: 'e2e-resume' }, (e) => e.type === 'stopped' || e.type === 'error');
       const straight = await run({ type: 'start', spec: { ...spec, persist: false } }, (e) => e.type === 'stopped' || e.type === 'error');
       return { saved: { step: saved.step, total: saved.total, reports: saved.reports.length }, resumed, straight };
     },
-    { url: workerUrl!, config: TINY },
+    { url: workerUrl!, config: TINY, TOTAL },
   );
   const s = result.saved.step;
   expect(s % 4).toBe(0);
-  expect(s).toBeLessThan(40);
-  expect(result.saved).toEqual({ step: s, total: 40, reports: s });
+  expect(s).toBeLessThan(TOTAL);
+  expect(result.saved).toEqual({ step: s, total: TOTAL, reports: s });
   const steps = (events: { type: string; report?: { step: number; loss: number } }[]) => events.filter((e) => e.type === 'step').map((e) => e.report!);
   expect(result.resumed.map((e) => e.type).slice(0, 3)).toEqual(['ready', 'started', 'history']);
   expect(result.resumed[2].reports).toHaveLength(s);
-  expect(result.resumed.at(-1)).toMatchObject({ type: 'stopped', step: 40, finished: true });
-  expect(steps(result.resumed).map((r) => r.step)).toEqual(Array.from({ length: 40 - s }, (_, i) => s + 1 + i));
+  expect(result.resumed.at(-1)).toMatchObject({ type: 'stopped', step: TOTAL, finished: true });
+  expect(steps(result.resumed).map((r) => r.step)).toEqual(Array.from({ length: TOTAL - s }, (_, i) => s + 1 + i));
   // bit for bit what the uninterrupted run did
   expect(steps(result.resumed).map((r) => r.loss)).toEqual(steps(result.straight).slice(s).map((r) => r.loss));
 });

@@ -5,12 +5,13 @@
 // host should send.
 //
 // Why each source is there:
-// - script-src 'self': no inline script, no other origin. 'unsafe-eval' because
-//   the core's bindings (Embind, Emscripten 3.1.6) build their call wrappers with
-//   new Function when the module loads, on the page (the console's copy of the
-//   core) and in the workers; code cells and the lesson's expressions are
-//   JavaScript run with new Function in the workers. 'wasm-unsafe-eval' compiles
-//   the core itself.
+// - script-src 'self': no inline script, no other origin, no eval on the page:
+//   the core is built with -sDYNAMIC_EXECUTION=0, so its bindings (Embind) make
+//   their call wrappers without new Function. 'wasm-unsafe-eval' compiles the
+//   core itself. Only two scripts may run text as JavaScript, each under its own
+//   header: the core worker (the lessons' own check expressions, WORKER_CSP) and
+//   the code-cell sandbox (the learner's code, SANDBOX_CSP). A worker is not
+//   bound by the page's meta tag, only by its script's header.
 // - style-src 'unsafe-inline': KaTeX lays out formulas with style attributes;
 //   font-src data: its smallest fonts are inlined into the CSS by the build.
 // - connect-src 'self': the weights, the core's .wasm and lesson files come
@@ -20,7 +21,7 @@
 /** The page's policy (a meta tag in dist/index.html, and the header on every response). */
 export const PAGE_CSP = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self' data:",
@@ -39,6 +40,16 @@ export const PAGE_CSP = [
  */
 export const SANDBOX_CSP = ["default-src 'none'", "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'", "connect-src 'self'"].join('; ');
 
+/**
+ * The core worker's own policy (its script's response header): the page's, plus
+ * 'unsafe-eval' for the lessons' check expressions (authored in the lesson files,
+ * web/src/worker/lessonOps/code.ts), which it runs with new Function.
+ */
+export const WORKER_CSP = PAGE_CSP.replace("script-src 'self' 'wasm-unsafe-eval'", "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'");
+
+/** The core worker's built script (vite names a worker chunk after its entry file, worker/worker.ts). */
+export const WORKER_SCRIPT = /\/assets\/worker-[\w-]+\.js$/;
+
 /** What only a header can say: no framing by other sites (clickjacking), no content-type sniffing. */
 export const HEADER_ONLY = { frameAncestors: "frame-ancestors 'none'", nosniff: 'nosniff' } as const;
 
@@ -47,7 +58,7 @@ export const SANDBOX_SCRIPT = /\/assets\/sandbox-[\w-]+\.js$/;
 
 /** The headers for one response of `npm run preview` (path without the query). */
 export function previewHeaders(path: string): Record<string, string> {
-  const policy = SANDBOX_SCRIPT.test(path) ? SANDBOX_CSP : PAGE_CSP;
+  const policy = SANDBOX_SCRIPT.test(path) ? SANDBOX_CSP : WORKER_SCRIPT.test(path) ? WORKER_CSP : PAGE_CSP;
   return {
     'Content-Security-Policy': `${policy}; ${HEADER_ONLY.frameAncestors}`,
     'X-Content-Type-Options': HEADER_ONLY.nosniff,

@@ -5,7 +5,7 @@
 // policy; a lazily loaded part that fails shows Retry; the console's own copy
 // of the core is replaced after a trap.
 import { expect, test, type Page } from '@playwright/test';
-import { PAGE_CSP, SANDBOX_CSP } from '../../security.config';
+import { PAGE_CSP, SANDBOX_CSP, WORKER_CSP } from '../../security.config';
 import { SHOTS } from './lessonWalk';
 
 /** Records CSP violations from the start of every page load. */
@@ -81,6 +81,15 @@ test.describe('headers and CSP', () => {
     const sandbox = await request.get(`./assets/${sandboxScript}`);
     expect(sandbox.ok()).toBe(true);
     expect(sandbox.headers()['content-security-policy']).toBe(`${SANDBOX_CSP}; frame-ancestors 'none'`);
+    // no eval on the page (the core is built without dynamic execution); only the core worker,
+    // which runs the lessons' check expressions, gets 'unsafe-eval', by its own header
+    expect(PAGE_CSP).not.toContain("'unsafe-eval'");
+    const workerScript = /worker-[\w-]+\.js/.exec(await (await request.get(`./${/assets\/index-[\w-]+\.js/.exec(html)![0]}`)).text())?.[0];
+    expect(workerScript).toBeTruthy();
+    const worker = await request.get(`./assets/${workerScript}`);
+    expect(worker.ok()).toBe(true);
+    expect(worker.headers()['content-security-policy']).toBe(`${WORKER_CSP}; frame-ancestors 'none'`);
+    expect(WORKER_CSP).toContain("'unsafe-eval'");
   });
 
   test('no part of the app violates the policy: start, a lesson with code cells and KaTeX, the lab, the inspector', async ({ page }) => {

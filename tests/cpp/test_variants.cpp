@@ -30,27 +30,8 @@ using nn::NormKind;
 using nn::NormPlacement;
 using Bytes = std::vector<uint8_t>;
 
-// Every variant: 3 placements x 2 kinds x residual on/off, except that a
-// model without norms has no kind to choose (10 in all).
-std::vector<nn::Config> all_variants(nn::Config base) {
-  std::vector<nn::Config> out;
-  for (NormPlacement p : {NormPlacement::pre, NormPlacement::post, NormPlacement::none})
-    for (NormKind k : {NormKind::rms, NormKind::layer})
-      for (bool residual : {true, false}) {
-        if (p == NormPlacement::none && k == NormKind::layer) continue;
-        nn::Config c = base;
-        c.norm = p;
-        c.norm_kind = k;
-        c.residual = residual;
-        out.push_back(c);
-      }
-  return out;
-}
-
-std::string label(const nn::Config& c) {
-  return std::string(nn::placement_name(c.norm)) + "/" + std::string(nn::norm_kind_name(c.norm_kind)) +
-         (c.residual ? "/residual" : "/no-residual");
-}
+using glass_test::all_variants;
+using glass_test::label;
 
 // The tiny float64 model of the finite-difference checks: all 256 byte ids
 // exist, a few are used.

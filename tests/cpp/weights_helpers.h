@@ -1,7 +1,7 @@
 #pragma once
 // Shared by the model and training tests: a model's weights as plain values,
-// bit-for-bit comparison of two such sets, and weights randomised for
-// gradient checks.
+// bit-for-bit comparison of two such sets, weights randomised for gradient
+// checks, and every model variant.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -50,6 +50,30 @@ inline void randomise(glass::nn::Model& model, uint64_t seed, double std) {
         w[j] = static_cast<T>(gamma ? 1.0 + 0.3 * gen.normal() : beta ? 0.3 * gen.normal() : std * gen.normal());
     });
   });
+}
+
+// Every variant of a config: 3 placements x 2 kinds x residual on/off, except
+// that a model without norms has no kind to choose (10 in all).
+inline std::vector<glass::nn::Config> all_variants(glass::nn::Config base) {
+  using glass::nn::NormKind, glass::nn::NormPlacement;
+  std::vector<glass::nn::Config> out;
+  for (NormPlacement p : {NormPlacement::pre, NormPlacement::post, NormPlacement::none})
+    for (NormKind k : {NormKind::rms, NormKind::layer})
+      for (bool residual : {true, false}) {
+        if (p == NormPlacement::none && k == NormKind::layer) continue;
+        glass::nn::Config c = base;
+        c.norm = p;
+        c.norm_kind = k;
+        c.residual = residual;
+        out.push_back(c);
+      }
+  return out;
+}
+
+// "pre/rms/residual": a variant's name in test messages.
+inline std::string label(const glass::nn::Config& c) {
+  return std::string(glass::nn::placement_name(c.norm)) + "/" + std::string(glass::nn::norm_kind_name(c.norm_kind)) +
+         (c.residual ? "/residual" : "/no-residual");
 }
 
 }  // namespace glass_test

@@ -6,18 +6,13 @@
 //
 //   npx vite build && node bench/browser/model.mjs [N]
 // Serves dist/ itself with `vite preview` on port 4175.
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
+import { cpuName, median, withPreview } from './serve.mjs';
 
 const N = Number(process.argv[2] ?? 30);
 const PORT = 4175;
-const URL_ = `http://127.0.0.1:${PORT}/`;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(2);
 
 // The Lessons view (its code and KaTeX) is a chunk of its own, fetched only when a
@@ -45,16 +40,7 @@ function pageWeight(build) {
 }
 
 async function main() {
-  const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { stdio: 'ignore', detached: true });
-  try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        if ((await fetch(URL_)).ok) break;
-      } catch {}
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-
+  const run = await withPreview({ port: PORT }, async (URL_, browser) => {
     // cold loads: a fresh context each time (empty cache)
     const labLoads = [];
     const inspectorLoads = [];
@@ -89,9 +75,12 @@ async function main() {
       },
       { text, N },
     );
-    await browser.close();
-
-    console.log(`model on ${new TextEncoder().encode(text).length} bytes in the worker (Chromium ${browser.version?.() ?? ''}, the ${build} build of the core), median of ${N} (min, max):`);
+    return { labLoads, inspectorLoads, build, results, version: browser.version() };
+  });
+  {
+    const { labLoads, inspectorLoads, build, results, version } = run;
+    console.log(`${cpuName()}`);
+    console.log(`model on ${new TextEncoder().encode(text).length} bytes in the worker (Chromium ${version}, the ${build} build of the core), median of ${N} (min, max):`);
     for (const [k, v] of Object.entries(results)) console.log(`  ${k.padEnd(40)} ${fmt(median(v))} ms  (${fmt(Math.min(...v))}, ${fmt(Math.max(...v))})`);
     console.log(`cold load to the first lab result:        median ${fmt(median(labLoads))} ms of ${labLoads.map(fmt).join(', ')}`);
     console.log(`cold load to the first inspector result:  median ${fmt(median(inspectorLoads))} ms of ${inspectorLoads.map(fmt).join(', ')}`);
@@ -101,8 +90,6 @@ async function main() {
     console.log(`page weight (gzip -9): wasm ${kb(w.wasm)} + js ${kb(w.js)} + css ${kb(w.css)} + html ${kb(w.html)} = ${kb(first)} on every load`);
     console.log(`  + the Lessons view's chunk (js + css: KaTeX and the lesson view; fetched when Lessons opens): ${kb(w.lazy)} = ${kb(first + w.lazy)} in all`);
     console.log(`weights: ${kb(w.weights)} (${kb(w.weightsGzip)} gzip), loaded separately`);
-  } finally {
-    process.kill(-server.pid);
   }
 }
 main().catch((e) => {

@@ -8,26 +8,17 @@
 //
 //   npx vite build && node bench/browser/train.mjs [N] [W]
 // Serves dist/ with `vite preview` on port 4176 (BENCH_PORT, BENCH_DIST to change).
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
-import { chromium } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { cpuName, median, withPreview } from './serve.mjs';
 
 const N = Number(process.argv[2] ?? 10);
 const W = Number(process.argv[3] ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 4176);
-const DIST = process.env.BENCH_DIST ?? 'dist';
-const URL_ = `http://127.0.0.1:${PORT}/`;
+const DIST = process.env.BENCH_DIST; // default: the build's dist/
 const CLI = 'build/native/glassllm';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(1)} ms`;
-
-function cpuName() {
-  const flags = readFileSync('/proc/cpuinfo', 'utf8');
-  return `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores${/\bavx512f\b/.test(flags) ? ', AVX-512' : ''}`;
-}
 
 function nativeStep(runs, warmup) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: bash scripts/build.sh native --target glassllm`);
@@ -38,15 +29,7 @@ function nativeStep(runs, warmup) {
 }
 
 async function browserSteps() {
-  const server = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { stdio: 'ignore', detached: true });
-  try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        if ((await fetch(URL_)).ok) break;
-      } catch {}
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  return withPreview({ dist: DIST, port: PORT }, async (URL_, browser) => {
     const version = browser.version();
     const page = await (await browser.newContext()).newPage();
     await page.goto(URL_);
@@ -57,12 +40,9 @@ async function browserSteps() {
     const r = await train({ ...base, blocks: 4, d: 128, ctx: 128 }, N + W);
     // the size of the Train view's experiments: 12 small blocks (what a 200-step preset run costs)
     const small = await train({ ...base, blocks: 12, d: 64, ctx: 64 }, N + W);
-    await browser.close();
     const perStep = (x) => x.seconds.slice(W).map((s) => s * 1000);
     return { version, build, seconds: perStep(r), small: perStep(small) };
-  } finally {
-    process.kill(-server.pid);
-  }
+  });
 }
 
 async function main() {

@@ -22,6 +22,7 @@
 // Shape letters used in comments across the core:
 //   B batch, n positions (tokens), d model width, V vocabulary (256 bytes),
 //   h heads, k head width, m/k/n also matmul's (m, k) @ (k, n).
+#include "glass/nn/norm_checks.h"
 #include "glass/nn/rmsnorm.h"
 #include "glass/tensor/autograd.h"
 #include "glass/tensor/dtype.h"

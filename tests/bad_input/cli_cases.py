@@ -23,6 +23,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
+from refusal import refusal_problems  # noqa: E402
 
 # Whole-number flags: command -> {flag: (min, max)} as the usage text has them
 WHOLE_FLAGS = {
@@ -86,18 +88,7 @@ def run(binary, tmp, ok):
         nonlocal count
         count += 1
         rc, out, err = glassllm(args, timeout)
-        problems = []
-        if rc is None:
-            problems.append("hung")
-        elif rc < 0 or rc >= 128:
-            problems.append(f"crashed (exit {rc})")
-        elif rc != want_rc:
-            problems.append(f"exit {rc}, want {want_rc}")
-        for fr in fragments:
-            if fr not in err:
-                problems.append(f"stderr lacks {fr!r}")
-        if want_rc == 2 and "usage: glassllm" not in err:
-            problems.append("no usage text")
+        problems = ["hung"] if rc is None else refusal_problems(rc, err, want_rc, fragments)
         if len(err) > 4000:
             problems.append(f"a message of {len(err)} characters")
         if "0.000000" in err:

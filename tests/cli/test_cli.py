@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+from refusal import refusal_problems
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GLASSLLM", os.path.join(ROOT, "build", "native", "glassllm")))  # it runs in a temp dir
 
@@ -61,16 +63,7 @@ def expect_ok(name, args, timeout=300):
 def expect_fail(name, args, rc_want, *fragments):
     """A refused command: exit rc_want (2 usage, 1 error), no signal, every fragment in stderr."""
     rc, out, err = run(args)
-    problems = []
-    if rc < 0 or rc >= 128:
-        problems.append(f"crashed (exit {rc})")
-    elif rc != rc_want:
-        problems.append(f"exit {rc}, want {rc_want}")
-    for f in fragments:
-        if f not in err:
-            problems.append(f"stderr lacks {f!r}")
-    if rc_want == 2 and "usage: glassllm" not in err:
-        problems.append("no usage message")
+    problems = refusal_problems(rc, err, rc_want, fragments)
     ok(name, not problems, "; ".join(problems) + "\n        " + show(rc, out, err))
 
 

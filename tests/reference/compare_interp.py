@@ -24,13 +24,12 @@ import math
 import os
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-from compare_with_torch import TOLERANCE, print_table, rel_error  # noqa: E402  (exits if torch is missing)
+from compare_with_torch import TOLERANCE, compare_dtypes, rel_error  # noqa: E402  (exits if torch is missing)
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -133,27 +132,16 @@ def main():
     ivs = [x for x in a.intervene.split(",") if x]
     print("interp comparison: %s, text of %d bytes, interventions %s" % (a.weights, len(a.text.encode()), ivs or "none"))
     _, cfg = torch_model.load_params(a.weights, torch.float64)
-    passed = failed = 0
-    with tempfile.TemporaryDirectory(prefix="glass_interp_") as tmp:
-        for dtype in a.dtypes.split(","):
-            try:
-                g = glass_interp(a.glassllm, a.weights, a.text, a.eps, dtype, a.intervene, tmp)
-            except RuntimeError as e:
-                print("  FAIL glassllm side (%s): %s" % (dtype, e))
-                failed += 1
-                continue
-            t = torch_model.inspect(a.weights, a.text, a.eps, dtype, interventions=ivs, patterns=True)
-            t["baseline_loss"] = torch_model.inspect(a.weights, a.text, a.eps, dtype)["loss"]
-            t["text"] = a.text
-            rows = compare(g, t, cfg, dtype)
-            print("\n[%s] loss glassllm %.17g  torch %.17g" % (dtype, g["loss"], t["loss"]))
-            print_table(rows, dtype, a.brief)
-            p = sum(1 for r in rows if r[3])
-            passed += p
-            failed += len(rows) - p
-    print("\n%d passed, %d failed" % (passed, failed))
-    sys.exit(0 if failed == 0 else 1)
 
+    def torch_side(dtype):
+        t = torch_model.inspect(a.weights, a.text, a.eps, dtype, interventions=ivs, patterns=True)
+        t["baseline_loss"] = torch_model.inspect(a.weights, a.text, a.eps, dtype)["loss"]
+        t["text"] = a.text
+        return t
+
+    compare_dtypes(a.dtypes.split(","),
+                   lambda dtype, tmp: glass_interp(a.glassllm, a.weights, a.text, a.eps, dtype, a.intervene, tmp),
+                   torch_side, compare, cfg, a.brief, "glass_interp_")
 
 if __name__ == "__main__":
     main()

@@ -142,6 +142,32 @@ def print_table(rows, dtype, brief):
         print("  (%d rows; showing failures and the worst passing row per kind)" % len(rows))
 
 
+def compare_dtypes(dtypes, glass_side, torch_side, compare_fn, cfg, brief, prefix):
+    """Run both sides for each dtype, print each table, and exit 0 only if every row passed.
+
+    glass_side(dtype, tmpdir) and torch_side(dtype) return the dicts compare_fn(g, t, cfg, dtype)
+    turns into rows (name, error, tolerance, ok); a glassllm failure counts as one failed row.
+    """
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        for dtype in dtypes:
+            try:
+                g = glass_side(dtype, tmp)
+            except RuntimeError as e:
+                print("  FAIL glassllm side (%s): %s" % (dtype, e))
+                failed += 1
+                continue
+            t = torch_side(dtype)
+            rows = compare_fn(g, t, cfg, dtype)
+            print("\n[%s] loss glassllm %.17g  torch %.17g" % (dtype, g["loss"], t["loss"]))
+            print_table(rows, dtype, brief)
+            p = sum(1 for r in rows if r[3])
+            passed += p
+            failed += len(rows) - p
+    print("\n%d passed, %d failed" % (passed, failed))
+    sys.exit(0 if failed == 0 else 1)
+
+
 def main():
     ap = argparse.ArgumentParser(description="compare glassllm inspect with the PyTorch reference model")
     ap.add_argument("weights")
@@ -166,27 +192,12 @@ def main():
           % (a.weights, nbytes, len(a.text), "default" if a.eps is None else repr(a.eps), torch.__version__,
              ", NEGATIVE CONTROL (interleaved RoPE in torch)" if a.negative_control else ""))
     _, cfg = torch_model.load_params(a.weights, torch.float64)
-    passed = failed = 0
-    with tempfile.TemporaryDirectory(prefix="glass_ref_") as tmp:
-        for dtype in a.dtypes.split(","):
-            if dtype not in TOLERANCE:
-                sys.exit("compare_with_torch.py: unknown dtype %r (f32, f64)" % dtype)
-            try:
-                g = glass_inspect(a.glassllm, a.weights, a.text, a.eps, dtype, tmp)
-            except RuntimeError as e:
-                print("  FAIL glassllm side (%s): %s" % (dtype, e))
-                failed += 1
-                continue
-            t = torch_inspect(a.weights, a.text, a.eps, dtype)
-            rows = compare(g, t, cfg, dtype)
-            print("\n[%s] loss glassllm %.17g  torch %.17g" % (dtype, g["loss"], t["loss"]))
-            print_table(rows, dtype, a.brief)
-            p = sum(1 for r in rows if r[3])
-            passed += p
-            failed += len(rows) - p
-    print("\n%d passed, %d failed" % (passed, failed))
-    sys.exit(0 if failed == 0 else 1)
-
+    dtypes = a.dtypes.split(",")
+    for dtype in dtypes:
+        if dtype not in TOLERANCE:
+            sys.exit("compare_with_torch.py: unknown dtype %r (f32, f64)" % dtype)
+    compare_dtypes(dtypes, lambda dtype, tmp: glass_inspect(a.glassllm, a.weights, a.text, a.eps, dtype, tmp),
+                   lambda dtype: torch_inspect(a.weights, a.text, a.eps, dtype), compare, cfg, a.brief, "glass_ref_")
 
 if __name__ == "__main__":
     main()

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "glass/nn/norm_checks.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/ops.h"
 

@@ -1,20 +1,15 @@
 #include "glass/nn/rmsnorm.h"
 
-#include <cmath>
 #include <string>
 
+#include "glass/nn/norm_checks.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/ops.h"
 
 namespace glass::nn {
 
-void check_eps(const char* where, double eps) {
-  if (!std::isfinite(eps) || eps < 0)
-    throw Error(std::string(where) + ": eps must be finite and >= 0, got " + format_scalar(eps));
-}
-
 RMSNorm::RMSNorm(int64_t d, double eps, DType dtype) : d_(d), eps_(eps) {
-  if (d <= 0) throw Error("RMSNorm: width d must be positive, got " + std::to_string(d));
+  check_width("RMSNorm", d);
   check_eps("RMSNorm", eps);
   gamma_ = Tensor::ones({d}, dtype).set_requires_grad().set_name("gamma");
 }
@@ -32,11 +27,7 @@ void RMSNorm::set_gamma(const Tensor& gamma) {
 }
 
 Tensor RMSNorm::operator()(const Tensor& x) const {
-  if (x.ndim() < 1 || x.shape().back() != d_)
-    throw Error("RMSNorm: input must be (..., " + std::to_string(d_) + "), got shape " + to_string(x.shape()));
-  if (x.dtype() != gamma_.dtype())
-    throw Error("RMSNorm: input is " + describe(x) + " but this norm is " + std::string(dtype_name(gamma_.dtype())) +
-                " (cast the input with .to(...))");
+  check_norm_input("RMSNorm", x, d_, gamma_.dtype());
   const Tensor ms = mean(square(x), -1, /*keepdim=*/true);  // (..., 1)
   const Tensor r = sqrt(ms + eps_);                          // (..., 1)
   return x / r * gamma_;                                     // (..., d)

@@ -43,7 +43,4 @@ class RMSNorm {
   Tensor gamma_;  // (d,)
 };
 
-// The value checks shared by the constructor and set_eps.
-void check_eps(const char* where, double eps);
-
 }  // namespace glass::nn

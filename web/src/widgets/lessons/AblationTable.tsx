@@ -36,7 +36,7 @@ function Table({ caption, rows, worst, max, testId }: { caption: string; rows: A
       <caption>{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">taken out</th>
+          <th scope="col" class="rs-left">taken out</th>
           <th scope="col">loss</th>
           <th scope="col">cost</th>
           <th scope="col" class="rs-bar-col" aria-label="cost as a bar" />

@@ -56,7 +56,7 @@ export function GradientLedger() {
                 <table class="rs-table" data-testid="gradient-ledger-table">
                   <thead>
                     <tr>
-                      <th scope="col">route</th>
+                      <th scope="col" class="rs-left">route</th>
                       <th scope="col">I passes on ‖g above‖</th>
                       <th scope="col">J_Fᵀ adds ‖term‖</th>
                       <th scope="col">share of ∂loss/∂X₀</th>
@@ -70,7 +70,7 @@ export function GradientLedger() {
                         <td class="num" data-value={String(i === 0 ? null : g.throughIdentity[i - 1])}>
                           {i === 0 ? '' : fmt(g.throughIdentity[i - 1] ?? NaN, 4)}
                         </td>
-                        <td class="num" data-value={String(term.totalNorm)}>
+                        <td class="num" data-value={String(term.totalNorm)} data-testid={`gradient-term-${i}`}>
                           {fmt(term.totalNorm ?? NaN, 4)}
                         </td>
                         <td class="num" data-value={String(term.totalShare)}>

@@ -98,7 +98,9 @@ export function HeadPatterns() {
                       >
                         <td class="num">{s.block}</td>
                         <td class="num">{s.head}</td>
-                        <td class="num" data-value={String(s.previous)}>{pct(s.previous)}</td>
+                        <td class="num" data-value={String(s.previous)} data-testid={`heads-prev-${s.block}-${s.head}`}>
+                          {pct(s.previous)}
+                        </td>
                         <td class="num">{pct(s.same)}</td>
                         <td class="num">{pct(s.first)}</td>
                         <td class="num">{s.meanDistance === null ? '—' : `${fmt(s.meanDistance, 3)} bytes`}</td>

@@ -65,7 +65,7 @@ export function LogitLens() {
                   <thead>
                     <tr>
                       <th scope="col">depth</th>
-                      <th scope="col">the stream</th>
+                      <th scope="col" class="rs-left">the stream</th>
                       <th scope="col">top 5 next bytes</th>
                       <th scope="col">rank of “{r.next}”</th>
                       <th scope="col">its loss (nats)</th>
@@ -89,7 +89,7 @@ export function LogitLens() {
                             ))}
                           </span>
                         </td>
-                        <td class="num" data-testid={`lens-rank-${i}`}>{d.rank === null ? 'not in top 5' : d.rank}</td>
+                        <td class="num rs-nowrap" data-testid={`lens-rank-${i}`}>{d.rank === null ? 'not in top 5' : d.rank}</td>
                         <td class="num">{d.loss === null ? '—' : fmt(d.loss, 4)}</td>
                         <td class="num">{d.meanLoss === null ? '—' : fmt(d.meanLoss, 4)}</td>
                       </tr>

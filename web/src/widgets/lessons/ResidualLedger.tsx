@@ -86,7 +86,7 @@ export function ResidualLedger() {
                 <table class="rs-table" data-testid="ledger-table">
                   <thead>
                     <tr>
-                      <th scope="col">part</th>
+                      <th scope="col" class="rs-left">part</th>
                       <th scope="col">norm ‖c‖</th>
                       <th scope="col">share of the stream</th>
                       <th scope="col" class="rs-bar-col" aria-label="norm as a bar" />

@@ -33,8 +33,10 @@ export function YourPrompt() {
                 {r.labels.length} bytes; the model's mean loss over its {r.labels.length - 1} predictions:{' '}
                 <span class="num" data-testid="your-prompt-loss">{d.meanLoss === null ? '—' : fmt(d.meanLoss, 5)}</span> nats.
               </p>
+              <p class="widget-lead">
+                What the model expected after position {r.position} “{r.labels[r.position]}”, before it read your last byte:
+              </p>
               <table class="rs-table" data-testid="your-prompt-top">
-                <caption>What the model expects after position {r.position} “{r.labels[r.position]}”</caption>
                 <thead>
                   <tr>
                     <th scope="col">byte</th>

@@ -57,9 +57,10 @@ describe('lesson files', () => {
       expect(new Set(lessonChecks(l).map((c) => c.id)).size, f).toBe(fences);
     }
     // RMSNorm: 19 checks, then 5 more that probe misconceptions and ask for predictions
-    // (one node or a chain; centring; unit variance; RMSNorm(2x) = RMSNorm(x) exactly; depth compounds)
+    // (one node or a chain; centring; unit variance; RMSNorm(2x) = RMSNorm(x) exactly; depth compounds),
+    // and 3 on I + J_F measured on the real model (the gradient ledger on the learner's prompt)
     const rms = lessons.find((x) => x.slug === 'rmsnorm')!;
-    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 3, 4, 4, 3, 4, 2, 2]);
+    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 3, 4, 4, 3, 7, 2, 2]);
   });
   it('a bad file is refused with a message naming the problem', () => {
     expect(() => parseLesson('x', 'no frontmatter')).toThrow(/frontmatter/);
@@ -257,7 +258,7 @@ describe('lessons against the real core', () => {
 });
 
 const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-const describe_ = (p: Precision) => `${WORDS[p.digits]} ${p.kind === 'decimals' ? 'decimals' : 'significant digits'}`;
+const describe_ = (p: Precision) => `${WORDS[p.digits]} ${p.kind === 'decimals' ? (p.digits === 1 ? 'decimal' : 'decimals') : p.digits === 1 ? 'significant digit' : 'significant digits'}`;
 
 /**
  * The exact value written to a precision two ways, from the digits of its exact

@@ -1,11 +1,13 @@
 // One lesson, one step at a time: ← → (or j / k) and the buttons move between
 // steps; every step has its own address (?view=lessons&lesson=…&step=…).
 // The step's inline values and check answers are computed by the core in one
-// request when the step opens (after loading the model's weights if they use it).
-import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
+// request when the step opens (after loading the model's weights if they use it),
+// and again when the learner's prompt changes if they read it (`prompt`).
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { CheckCard } from './CheckCard';
 import { CodeCell, cellError } from './CodeCell';
 import { askLesson, modelReadyFor } from '../viewmodels/lessonOp';
+import { lessonPrompt } from '../viewmodels/lessonPrompt';
 import { Markdown, type Values } from './Markdown';
 import { stepExpressions, type Lesson } from './parse';
 import { goTo, lessonRoute, markSeen, progress } from './route';
@@ -15,15 +17,22 @@ import { usePredictionGates } from './PredictionGate';
 import { isFinished, lessonProgress } from './progress';
 import './lessons.css';
 
+/** How long the typing of a prompt pauses before the step's values are computed for it. */
+const PROMPT_PAUSE_MS = 400;
+
 export function LessonView({ lesson }: { lesson: Lesson }) {
   const stepIndex = Math.min(lessonRoute.value.step, lesson.steps.length - 1);
   const step = lesson.steps[stepIndex];
   // Values belong to the step they were computed for: on the first render of a
   // new step the previous step's map must not answer its checks.
   const stepKey = `${lesson.slug}-${stepIndex}`;
+  // A step whose expressions read the learner's prompt: its values belong to that prompt too, so a
+  // check is never judged against the answer for the prompt before.
+  const prompt = stepExpressions(step).some((e) => /\bprompt\b/.test(e)) ? lessonPrompt.value : null;
+  const valuesKey = prompt === null ? stepKey : `${stepKey}|${prompt}`;
   const [computed, setComputed] = useState<{ key: string; values: Values; error: string | null }>({ key: '', values: null, error: null });
-  const values = computed.key === stepKey ? computed.values : null;
-  const valuesError = computed.key === stepKey ? computed.error : null;
+  const values = computed.key === valuesKey ? computed.values : null;
+  const valuesError = computed.key === valuesKey ? computed.error : null;
   const p = lessonProgress(progress.value, lesson.slug);
   const gates = usePredictionGates(step, stepKey, p.passed);
   const total = lesson.steps.length;
@@ -34,23 +43,33 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
   useEffect(() => {
     markSeen(lesson.slug, stepIndex);
     document.title = `${step.title} · ${lesson.title} · GlassLLM`;
+  }, [lesson.slug, stepIndex]);
+
+  const opened = useRef('');
+  useEffect(() => {
     const exprs = stepExpressions(step);
     if (exprs.length === 0) {
-      setComputed({ key: stepKey, values: new Map(), error: null });
+      setComputed({ key: valuesKey, values: new Map(), error: null });
       return;
     }
     let live = true;
-    void modelReadyFor(exprs).then(() =>
-      askLesson('evaluate', { exprs }, 'step-values').then((o) => {
-        if (!live) return;
-        if (o.status === 'ok') setComputed({ key: stepKey, values: new Map(exprs.map((e, i) => [e, o.value[i]])), error: null });
-        else if (o.status === 'error') setComputed({ key: stepKey, values: null, error: cellError(o.error) });
-      }),
-    );
+    const ask = () =>
+      void modelReadyFor(exprs).then(() =>
+        askLesson('evaluate', prompt === null ? { exprs } : { exprs, prompt }, 'step-values').then((o) => {
+          if (!live) return;
+          if (o.status === 'ok') setComputed({ key: valuesKey, values: new Map(exprs.map((e, i) => [e, o.value[i]])), error: null });
+          else if (o.status === 'error') setComputed({ key: valuesKey, values: null, error: cellError(o.error) });
+        }),
+      );
+    // at once when the step opens; a prompt being typed is asked about once the typing pauses
+    const typing = opened.current === stepKey;
+    opened.current = stepKey;
+    const timer = typing ? setTimeout(ask, PROMPT_PAUSE_MS) : (ask(), undefined);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
-  }, [lesson.slug, stepIndex]);
+  }, [lesson.slug, stepIndex, prompt]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -12,6 +12,7 @@ import { autogradHandlers } from './lessonOps/autograd';
 import { bytesHandlers } from './lessonOps/bytes';
 import { codeHandlers } from './lessonOps/code';
 import { lossHandlers } from './lessonOps/loss';
+import { residualHandlers } from './lessonOps/residual';
 import { rmsnormHandlers } from './lessonOps/rmsnorm';
 import { swigluHandlers } from './lessonOps/swiglu';
 import type { WorkerState } from './state';
@@ -29,6 +30,7 @@ export const handlerGroups = {
   swiglu: swigluHandlers,
   bytes: bytesHandlers,
   loss: lossHandlers,
+  residual: residualHandlers,
   debug: {
     /** Testing only: the core traps (a wasm RuntimeError), so the worker dies and is restarted. */
     debugTrap: (s: WorkerState, _: null): never => s.glass.debugTrap(),

@@ -19,4 +19,6 @@ export interface CodeResult {
 
 export interface EvalInput {
   exprs: string[];
+  /** The learner's own prompt, which expressions read as `prompt` (default: lessons/residual.ts's DEFAULT_PROMPT). */
+  prompt?: string;
 }

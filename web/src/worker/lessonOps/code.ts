@@ -5,13 +5,17 @@
 //
 // Code cells and expressions see: glass (the facade), print(...), round(t, k),
 // norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
-// (singular values), and model (the loaded weights: info(), run(text),
-// gradNorms(text), param(name) as a Tensor, paramGrad(name)).
+// (singular values), model (the loaded weights: info(), run(text),
+// gradNorms(text), param(name) as a Tensor, paramGrad(name), and the
+// residual-stream tools ledger(text), lens(text), heads(text), ablations(text))
+// and prompt (the learner's own prompt, for checks asked "on your prompt").
 import { Tensor } from '../../core';
 import { errorData, type Plain, type ValueOutcome } from '../../protocol/base';
 import type { CodeResult, EvalInput } from '../../protocol/lessons/code';
 import { formatArray, formatPlain, formatScalar, isMarkedFloat, markFloat, type Nested } from '../../common/numpyFormat';
 import { needModel, runModel, type WorkerState } from '../state';
+import { DEFAULT_PROMPT } from '../../protocol/lessons/residual';
+import { residualAblations, residualHeads, residualLedger, residualLens } from './residual';
 import { modelGrads, singularValues } from './rmsnorm';
 
 /** Turns what an expression returned into plain data (tensors become nested arrays). */
@@ -43,7 +47,7 @@ interface NormOptions {
 }
 
 /** What code cells and expressions can use. */
-function environment(s: WorkerState, print: (...xs: unknown[]) => void): Record<string, unknown> {
+function environment(s: WorkerState, print: (...xs: unknown[]) => void, prompt = DEFAULT_PROMPT): Record<string, unknown> {
   const glass = s.glass;
   const tensorOf = (x: unknown, dtype: 'float32' | 'float64') => (x instanceof Tensor ? x : glass.tensor(x as number[][], { dtype }));
   return {
@@ -72,6 +76,7 @@ function environment(s: WorkerState, print: (...xs: unknown[]) => void): Record<
     },
     sv: (m: number[][]) => singularValues(glass, glass.tensor(m, { dtype: 'float64' })),
     model: modelApi(s),
+    prompt,
   };
 }
 
@@ -89,6 +94,14 @@ function modelApi(s: WorkerState) {
     },
     /** A parameter's gradient after the last run with backward, as { shape, data }. */
     paramGrad: (name: string) => needModel(s).model.paramGrad(name),
+    /** The residual ledger on a text, forward and gradient (default float32). */
+    ledger: (text: string, dtype: 'float32' | 'float64' = 'float32') => residualLedger(s, { text, dtype }),
+    /** The logit lens read after one position (default: the one that predicts the last byte). */
+    lens: (text: string, position?: number) => residualLens(s, { text, position }),
+    /** Every head's attention pattern and summary. */
+    heads: (text: string) => residualHeads(s, { text }),
+    /** The loss with each block, branch and head removed. */
+    ablations: (text: string) => residualAblations(s, { text }),
   };
 }
 
@@ -131,12 +144,12 @@ export function runCode(s: WorkerState, code: string): CodeResult {
 }
 
 /** Evaluates each expression on its own (one failing does not hide the others). */
-export function evaluate(s: WorkerState, exprs: readonly string[]): ValueOutcome[] {
+export function evaluate(s: WorkerState, exprs: readonly string[], prompt?: string): ValueOutcome[] {
   const glass = s.glass;
   return exprs.map((expr): ValueOutcome => {
     try {
       const value = glass.scope(() => {
-        const env = environment(s, () => {});
+        const env = environment(s, () => {}, prompt);
         const fn = new Function(...Object.keys(env), `"use strict";\nreturn (${expr});`) as (...a: unknown[]) => unknown;
         return plain(fn(...Object.values(env)));
       });
@@ -150,5 +163,5 @@ export function evaluate(s: WorkerState, exprs: readonly string[]): ValueOutcome
 
 /** The core worker's: the lesson's own expressions. (runCode is the sandbox's: worker/sandbox/sandbox.ts.) */
 export const codeHandlers = {
-  evaluate: (s: WorkerState, { exprs }: EvalInput): ValueOutcome[] => evaluate(s, exprs),
+  evaluate: (s: WorkerState, { exprs, prompt }: EvalInput): ValueOutcome[] => evaluate(s, exprs, prompt),
 };

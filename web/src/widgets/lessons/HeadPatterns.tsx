@@ -1,0 +1,119 @@
+// Every attention head of the model on the learner's prompt: one head's
+// pattern (the model's own softmax weights) with the prompt's bytes along both
+// edges, and every head's summary: weight on the byte just before, on the byte
+// itself, on the first byte, and the mean distance back. From the core's
+// attention patterns and summary (the worker's residualHeads).
+import { useState } from 'preact/hooks';
+import { ScrollBox } from '../../app/ScrollBox';
+import { fmt } from '../../app/format';
+import type { LessonWidgets } from '../../lessons/widgetTypes';
+import type { HeadsResult } from '../../protocol/lessons/residual';
+import { useLessonOp } from '../../viewmodels/lessonOp';
+import { ToNotice } from '../ToNotice';
+import { AttentionHeatmap } from './AttentionHeatmap';
+import { PromptField, usePrompt } from './PromptField';
+import { pct } from './residualLabels';
+import { WidgetShell } from './WidgetShell';
+import './Attention.css';
+import './ResidualStream.css';
+
+export const lessonWidgets: LessonWidgets = { 'head-patterns': HeadPatterns };
+
+function notice(r: HeadsResult, block: number, head: number): string {
+  const s = r.summary.heads.find((h) => h.block === block && h.head === head)!;
+  const p = r.previousHead[block];
+  const best = r.summary.heads.find((h) => h.block === block && h.head === p)!;
+  const sums = r.summary.rowSumMaxError === 0 ? 'exactly' : `up to ${fmt(r.summary.rowSumMaxError ?? NaN, 2)}`;
+  return (
+    ` in block ${block}, head ${p} puts the most weight on the byte just before (${pct(best.previous)} on average). ` +
+    `Head ${head} looks back ${fmt(s.meanDistance ?? NaN, 3)} bytes on average. Every row of every pattern sums to 1 ${sums}, and no weight falls on a later byte.`
+  );
+}
+
+export function HeadPatterns() {
+  const text = usePrompt();
+  const [block, setBlock] = useState(1);
+  const [head, setHead] = useState(1);
+  const [row, setRow] = useState<number | null>(null);
+  const answer = useLessonOp('residualHeads', { text }, [text], { keepLast: true, channel: 'head-patterns' });
+  return (
+    <div class="lesson-widget residual-widget" data-testid="widget-head-patterns">
+      <PromptField testId="heads-prompt" />
+      <WidgetShell answer={answer} errorTestId="heads-error" pendingText="Running the model with its attention patterns…" keepLast>
+        {(r) => {
+          const blocks = r.patterns.length;
+          const b = Math.min(block, blocks - 1);
+          const p = r.patterns[b];
+          const [heads, n] = p.shape;
+          const h = Math.min(head, heads - 1);
+          const weights = Array.from({ length: n }, (_, t) => Array.from(p.data.subarray((h * n + t) * n, (h * n + t + 1) * n)));
+          return (
+            <>
+              <div class="widget-row" role="group" aria-label="Which head">
+                <label>
+                  block{' '}
+                  <select data-testid="heads-block" value={b} onChange={(e) => setBlock(Number(e.currentTarget.value))}>
+                    {Array.from({ length: blocks }, (_, i) => (
+                      <option key={i} value={i}>
+                        {i}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                {Array.from({ length: heads }, (_, i) => (
+                  <button key={i} type="button" aria-pressed={i === h} onClick={() => setHead(i)} data-testid={`heads-head-${i}`}>
+                    head {i}
+                  </button>
+                ))}
+              </div>
+              <p class="widget-lead">
+                Head {h} of block {b}: row t is how position t spreads its attention over positions 0 … t (the model's own softmax weights).
+              </p>
+              <ScrollBox label={`Attention weights of head ${h} in block ${b}`}>
+                <AttentionHeatmap weights={weights} labels={r.labels} row={row} onRow={setRow} />
+              </ScrollBox>
+              <ScrollBox label="Every head's summary">
+                <table class="rs-table" data-testid="heads-table">
+                  <caption>Every head, averaged over positions 1 … {n - 1}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">block</th>
+                      <th scope="col">head</th>
+                      <th scope="col">on the byte before</th>
+                      <th scope="col">on the byte itself</th>
+                      <th scope="col">on the first byte</th>
+                      <th scope="col">mean distance back</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {r.summary.heads.map((s) => (
+                      <tr
+                        key={`${s.block}-${s.head}`}
+                        class={s.block === b && s.head === h ? 'is-on' : ''}
+                        data-testid={`heads-row-${s.block}-${s.head}`}
+                        onClick={() => {
+                          setBlock(s.block);
+                          setHead(s.head);
+                        }}
+                      >
+                        <td class="num">{s.block}</td>
+                        <td class="num">{s.head}</td>
+                        <td class="num" data-value={String(s.previous)} data-testid={`heads-prev-${s.block}-${s.head}`}>
+                          {pct(s.previous)}
+                        </td>
+                        <td class="num">{pct(s.same)}</td>
+                        <td class="num">{pct(s.first)}</td>
+                        <td class="num">{s.meanDistance === null ? '—' : `${fmt(s.meanDistance, 3)} bytes`}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollBox>
+              <ToNotice testId="heads-notice">{notice(r, b, h)}</ToNotice>
+            </>
+          );
+        }}
+      </WidgetShell>
+    </div>
+  );
+}

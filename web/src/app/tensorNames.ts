@@ -58,7 +58,7 @@ function partOf(part: string, m: ModelShape): Part | null {
   if (kind === 'norm.') {
     const arg = m.residual ? `${into} + ${branch}` : branch;
     return {
-      short: `${out} = ${N}`,
+      short: `after ${N}`,
       name: (i) => `${out} of block ${i}, ${N} after ${branch}`,
       what: (i) => `${out} = ${N}(${arg}) of block ${i}: ${outWords} (post-norm)`,
       stream: true,
@@ -89,7 +89,7 @@ function partOf(part: string, m: ModelShape): Part | null {
   const label = s === 'attn' ? 'attention output' : 'SwiGLU output';
   if (!m.residual && m.norm !== 'post')
     return {
-      short: `${branch} = ${out}`,
+      short: `after ${branch}`,
       name: (i) => `${out} of block ${i}, the ${label}`,
       what: (i) => `${out} = ${branch} of block ${i}: with no residual path the branch output is ${outWords}`,
       stream: true,

@@ -142,7 +142,7 @@ function Box({ n, state, onSelect }: { n: NodeDef; state: string; onSelect: (nam
       activate();
     }
   };
-  const long = n.label.length > 12; // "X′ = LayerNorm₂": squeezed into the box
+  const long = n.label.length > 11; // "X′ = LayerNorm₂": squeezed into the box
   return (
     <g
       class={`bm-node ${state}`}

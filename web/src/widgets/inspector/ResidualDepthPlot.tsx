@@ -85,12 +85,20 @@ export function ResidualDepthPlot({ names, rms, labels, title, grad = false, tes
       <svg
         viewBox={`0 0 ${W} ${H}`}
         style={W > MIN_W ? { minWidth: `${Math.round(W * 0.8)}px` } : undefined}
-        role="img" aria-label={`${title}: RMS of each position at each depth, log scale`}>
+        role="img"
+        aria-label={`${title}: RMS of each position at each depth, log scale`}
+      >
+        {2 * step < 56 && bands.length > 0 && (
+          // narrow bands carry only the block's number: say once what it counts
+          <text class="dp-tick" x={x(bands[0].k) - step / 2} y={PAD.top - 5} text-anchor="end">
+            block
+          </text>
+        )}
         {bands.map(({ block, k }) => (
           <g key={block}>
             <rect x={x(k) - step / 2 + 2} y={PAD.top - 16} width={2 * step - 4} height={bottom - PAD.top + 16} fill={block % 2 === 0 ? '#eef2fa' : '#f6f8fc'} />
             <text class="dp-tick" x={x(k) + step / 2} y={PAD.top - 5} text-anchor="middle">
-              block {block}
+              {2 * step < 56 ? block : `block ${block}`}
             </text>
           </g>
         ))}

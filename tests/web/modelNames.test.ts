@@ -105,7 +105,7 @@ describe('the words follow the variant', () => {
     expect(norms['blocks.11.attn']).toBe(norms['blocks.11.sum.attn']);
     expect(snapshotGradNotice(norms, info)).toMatch(/^each branch output has exactly the gradient norm of the sum it is added into/);
     const depth = depthNotice(r.depth.names, r.depth.rms, 3, r.labels, false, info);
-    expect(depth).toContain('X′ = RMSNorm₂ of the last block');
+    expect(depth).toContain('after RMSNorm₂ of the last block');
     expect(depth).toContain('no final norm');
     expect(modelSummary(info)).toBe('12 blocks, post-norm RMSNorm, d 16, 2 heads, context 16 bytes');
   });

@@ -8,8 +8,8 @@
 // snapshot names (protocol/modelNames.ts): a post-norm block puts the norm after
 // the +, a model without norms has none, and without residuals there is no +
 // and the branch is the stream. Every box is a button that opens its snapshot
-// (click, Enter or Space). Past 6 blocks the rows are drawn closer together so a
-// 24-block model stays one readable column.
+// (click, Enter or Space). Past 6 blocks (or with no branches to draw) the rows
+// are drawn closer together so a 24-block model stays one readable column.
 import { normWord, tensorName } from '../../app/tensorNames';
 import { SHIPPED_SHAPE, blockInput, hasFinalNorm, sublayerParts, SUBLAYERS, type ModelShape } from '../../protocol/modelNames';
 import { ToNotice } from '../ToNotice';
@@ -30,6 +30,7 @@ const LEFT = 78; // room for "block i"
 /** Row geometry: the stream's line, the branches' line, the row's height. */
 const ROOMY = { stream: 18, branch: 60, row: 88 };
 const COMPACT = { stream: 16, branch: 48, row: 66 };
+const NO_BRANCH = { stream: 16, branch: 16, row: 44 }; // without residuals every box sits on the stream
 const COMPACT_FROM = 7; // blocks
 
 interface NodeDef {
@@ -165,7 +166,7 @@ function Box({ n, state, onSelect }: { n: NodeDef; state: string; onSelect: (nam
 
 export function BlockMap({ model = SHIPPED_SHAPE, selected, compare, onSelect }: Props) {
   const m = model;
-  const g = m.blocks >= COMPACT_FROM ? COMPACT : ROOMY;
+  const g = !m.residual ? NO_BRANCH : m.blocks >= COMPACT_FROM ? COMPACT : ROOMY;
   const stateOf = (name: string) =>
     name === selected && compare === null ? 'is-selected' : compare?.includes(name) ? 'is-compared' : '';
   const rows = Array.from({ length: m.blocks }, (_, i) => blockLayout(m, i, g));

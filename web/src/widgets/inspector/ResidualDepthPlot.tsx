@@ -73,6 +73,8 @@ export function ResidualDepthPlot({ names, rms, labels, title, grad = false, tes
       .map((_, k) => (rms[k][i] > 0 && Number.isFinite(rms[k][i]) ? `${k === 0 ? 'M' : 'L'} ${x(k).toFixed(1)} ${y(rms[k][i]).toFixed(1)}` : ''))
       .join(' ');
   const decades = Array.from({ length: d1 - d0 + 1 }, (_, k) => d0 + k);
+  // a stream that dies out spans many decades: label every few, so the labels stay apart
+  const every = Math.ceil(decades.length / 8);
   // each block's two sums share a shaded band labelled with the block
   const bands = names.flatMap((name, k) => (startsBlock(names, k, model) ? [{ block: tensorName(name, model).block!, k }] : []));
   const offStream = names.indexOf('norm.final'); // the only depth that is not part of the stream
@@ -116,9 +118,11 @@ export function ResidualDepthPlot({ names, rms, labels, title, grad = false, tes
         {decades.map((e) => (
           <g key={e}>
             <line class="dp-grid" x1={PAD.left} x2={W - PAD.right} y1={y(10 ** e)} y2={y(10 ** e)} />
-            <text class="dp-tick" x={PAD.left - 6} y={y(10 ** e) + 4} text-anchor="end">
-              1e{e}
-            </text>
+            {(e - d0) % every === 0 && (
+              <text class="dp-tick" x={PAD.left - 6} y={y(10 ** e) + 4} text-anchor="end">
+                1e{e}
+              </text>
+            )}
           </g>
         ))}
         {names.map((name, k) => (

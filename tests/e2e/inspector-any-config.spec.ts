@@ -3,6 +3,7 @@
 // names its tensors for what they hold, shows a late block's heatmap and
 // gradient, accepts a deep link to blocks.11 of that model, and goes back to the
 // shipped model, where the same address is refused with what exists instead.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = 'build/screenshots';
@@ -22,7 +23,7 @@ async function goInside(page: Page, search: string) {
 }
 
 test('a 12-block post-norm model trained here: block map, a late block’s heatmap and gradient, deep links', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('./?view=train');
   await expect(page.getByRole('heading', { name: 'Train', level: 1 })).toBeVisible({ timeout: 20_000 });
@@ -73,6 +74,10 @@ test('a 12-block post-norm model trained here: block map, a late block’s heatm
     ['grads', page.getByTestId('grad-norms')],
   ] as const)
     await part.screenshot({ path: `${SHOTS}/inspector-any-config-${name}-1280.png`, ...(name === 'top' ? { clip: { x: 0, y: 0, width: 1280, height: 700 } } : {}) });
+
+  // the new drawing and words pass axe (serious and critical)
+  const { violations } = await new AxeBuilder({ page }).include('.inspector').analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
 
   // Look inside: the block picker offers the model's 12 blocks
   await page.getByTestId('look-inside').locator('summary').click();

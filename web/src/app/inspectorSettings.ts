@@ -10,9 +10,21 @@
 import { duplicateKeys, quoted } from './addressText';
 import { DTYPES, checkEps, parseNumber } from './labSettings';
 import type { DTypeName } from '../protocol/base';
+import {
+  ALL_BLOCK_PARTS,
+  MAX_BLOCKS,
+  SHIPPED_SHAPE,
+  blockInput,
+  blockParts,
+  layerOf,
+  snapshotNamesOf,
+  streamNames,
+  sublayerParts,
+  type ModelShape,
+} from '../protocol/modelNames';
 
-/** docs/model.md: 4 blocks, a 128-byte context (the loaded weights are checked against these too). */
-export const BLOCKS = 4;
+/** The shipped model (docs/model.md): 4 blocks, a 128-byte context. A loaded model's own config (ModelInfo) wins. */
+export const BLOCKS = SHIPPED_SHAPE.blocks;
 export const CONTEXT_BYTES = 128;
 export const DEFAULT_PROMPT = 'In the beginning God created the heaven and the earth.';
 /** The weights' own eps (docs/model.md); the inspector compares every other eps with it. */
@@ -20,26 +32,34 @@ export const DEFAULT_MODEL_EPS = 1e-6;
 /** Prompts up to this many bytes go in the address. */
 export const URL_PROMPT_BYTES = 128;
 
-export const BLOCK_PARTS = ['norm.attn', 'attn', 'resid.attn', 'norm.ffn', 'ffn', 'resid.ffn'] as const;
-export type BlockPart = (typeof BLOCK_PARTS)[number];
+export { layerOf };
 
-/** Every snapshot name, in the order the model computes them. */
-export function snapshotNames(blocks = BLOCKS): string[] {
-  const names = ['embed'];
-  for (let i = 0; i < blocks; i++) for (const p of BLOCK_PARTS) names.push(`blocks.${i}.${p}`);
-  names.push('norm.final', 'logits');
-  return names;
+/** Every snapshot name of a model (the shipped one by default), in the order it computes them (protocol/modelNames.ts). */
+export function snapshotNames(model: ModelShape | number = SHIPPED_SHAPE): string[] {
+  return snapshotNamesOf(typeof model === 'number' ? { ...SHIPPED_SHAPE, blocks: model } : model);
 }
-const NAMES = new Set(snapshotNames());
 
-/** The block a snapshot belongs to, or null (embed, norm.final, logits). */
-export function layerOf(name: string): number | null {
-  const m = /^blocks\.(\d+)\./.exec(name);
-  return m ? Number(m[1]) : null;
+/** A name of the right form for some model (before the loaded one is known): embed, blocks.{i}.{part}, norm.final, logits. */
+export function snapshotNameForm(name: string): boolean {
+  if (name === 'embed' || name === 'norm.final' || name === 'logits') return true;
+  const m = /^blocks\.(0|[1-9]\d?)\.(.+)$/.exec(name);
+  return m !== null && Number(m[1]) < MAX_BLOCKS && (ALL_BLOCK_PARTS as readonly string[]).includes(m[2]);
+}
+
+/** The tensor the inspector opens on: the stream after block 0's attention sublayer. */
+export function defaultTensor(m: ModelShape = SHIPPED_SHAPE): string {
+  return streamNames(m)[1];
+}
+
+/** "blocks.0 … blocks.3: norm.attn, attn, …; embed, norm.final, logits": what exists, briefly (it goes in a short message). */
+export function namesSummary(m: ModelShape): string {
+  const blocks = m.blocks === 1 ? 'blocks.0' : `blocks.0 … blocks.${m.blocks - 1}`;
+  const outer = snapshotNamesOf(m).filter((n) => layerOf(n) === null);
+  return `${blocks}: ${blockParts(m).join(', ')}; ${outer.join(', ')}`;
 }
 
 export interface InspectorSettings {
-  /** As typed; runs truncated to CONTEXT_BYTES bytes. */
+  /** As typed; runs truncated to the model's context (CONTEXT_BYTES for the shipped one). */
   prompt: string;
   eps: number;
   dtype: DTypeName;
@@ -60,10 +80,18 @@ export const DEFAULT_INSPECTOR: InspectorSettings = {
   compare: null,
 };
 
-/** The default comparison: what the attention branch sees vs. the stream after it, same block. */
-export function defaultCompare(tensor: string): [string, string] {
-  const layer = layerOf(tensor) ?? 0;
-  return [`blocks.${layer}.norm.attn`, `blocks.${layer}.resid.attn`];
+/**
+ * The default comparison, same block: what the attention branch reads vs. the
+ * stream after it (pre-norm), the sum vs. its norm (post-norm), or the stream
+ * before and after the attention sublayer (no norms).
+ */
+export function defaultCompare(tensor: string, m: ModelShape = SHIPPED_SHAPE): [string, string] {
+  const layer = Math.min(layerOf(tensor) ?? 0, m.blocks - 1);
+  const { parts, stream } = sublayerParts(m, 'attn');
+  const at = (p: string) => `blocks.${layer}.${p}`;
+  if (m.norm === 'pre') return [at('norm.attn'), at(stream)];
+  if (m.norm === 'post') return [at(parts[parts.length - 2]), at(stream)];
+  return [blockInput(m, layer), at(stream)];
 }
 
 // ---- the prompt's byte budget ----
@@ -105,7 +133,12 @@ export interface InspectorRead {
   problems: string[];
 }
 
-export function readInspectorUrl(search: string): InspectorRead {
+/**
+ * Reads the inspector's keys. `model`: the loaded model's shape, to check the
+ * tensor names against (the shipped model's by default); null while it is not
+ * known, which checks only the names' form (fitToModel checks them later).
+ */
+export function readInspectorUrl(search: string, model: ModelShape | null = SHIPPED_SHAPE): InspectorRead {
   const params = new URLSearchParams(search);
   const problems: string[] = duplicateKeys(params, INSPECTOR_KEYS);
   const bad = (key: string, why: string, fallback: string) => problems.push(`The address has ${key}=${quoted(params.get(key))}: ${why}; using ${fallback}.`);
@@ -130,8 +163,9 @@ export function readInspectorUrl(search: string): InspectorRead {
   }
   const tensor = params.get('tensor');
   if (tensor !== null) {
-    if (NAMES.has(tensor)) s.tensor = tensor;
-    else bad('tensor', 'not a snapshot name (embed, blocks.0.norm.attn … blocks.3.resid.ffn, norm.final, logits)', DEFAULT_INSPECTOR.tensor);
+    const why = model === null ? (snapshotNameForm(tensor) ? null : FORM) : missing(tensor, model);
+    if (why === null) s.tensor = tensor;
+    else bad('tensor', why, DEFAULT_INSPECTOR.tensor);
   }
   const of = params.get('of');
   if (of !== null) {
@@ -141,11 +175,41 @@ export function readInspectorUrl(search: string): InspectorRead {
   const compare = params.get('compare');
   if (compare !== null) {
     const pair = compare.split(',');
-    const ok = pair.length === 2 && pair.every((n) => NAMES.has(n) && n !== 'logits');
+    const known = (n: string) => (model === null ? snapshotNameForm(n) : missing(n, model) === null);
+    const ok = pair.length === 2 && pair.every((n) => known(n) && n !== 'logits');
     if (ok) s.compare = [pair[0], pair[1]];
-    else bad('compare', 'not two snapshot names of shape (n, 128) separated by a comma', 'one tensor, no comparison');
+    else bad('compare', COMPARE, 'one tensor, no comparison');
   }
   return { settings: s, problems };
+}
+
+const FORM = 'not a snapshot name (embed, blocks.{i}.{part}, norm.final, logits)';
+const COMPARE = 'not two snapshot names of shape (n, d) separated by a comma';
+
+/** Why `name` is not a snapshot of this model, or null if it is. */
+function missing(name: string, m: ModelShape): string | null {
+  if (snapshotNamesOf(m).includes(name)) return null;
+  return `not a snapshot name of this model (${namesSummary(m)})`;
+}
+
+/**
+ * Checks settings read before the model was known against the loaded model:
+ * a tensor or pair it does not have is replaced by its default there, with the
+ * address's message for each.
+ */
+export function fitToModel(s: InspectorSettings, m: ModelShape): InspectorRead {
+  const problems: string[] = [];
+  const out = { ...s };
+  const why = missing(s.tensor, m);
+  if (why !== null) {
+    out.tensor = defaultTensor(m);
+    problems.push(`The address has tensor=${quoted(s.tensor)}: ${why}; using ${out.tensor}.`);
+  }
+  if (s.compare !== null && !s.compare.every((n) => missing(n, m) === null && n !== 'logits')) {
+    out.compare = null;
+    problems.push(`The address has compare=${quoted(s.compare.join(','))}: ${COMPARE} in this model; using one tensor, no comparison.`);
+  }
+  return { settings: out, problems };
 }
 
 /** The query string with the inspector's keys set (other keys kept). */

@@ -8,8 +8,8 @@ import { computed, effect, signal } from '@preact/signals';
 import type { ErrorData } from '../protocol/base';
 import type { InspectInput, InspectResult, ModelInfo } from '../protocol/model';
 import { core, onCoreRestart } from './core';
-import { truncateUtf8, CONTEXT_BYTES, type InspectorSettings, type Truncated } from './inspectorSettings';
-import { inspectorSettings } from './state';
+import { truncateUtf8, CONTEXT_BYTES, fitToModel, type InspectorSettings, type Truncated } from './inspectorSettings';
+import { inspectorSettings, urlProblems } from './state';
 
 /** Served from public/weights/ (Vite's publicDir), relative to the page so dist/ works anywhere. */
 export const WEIGHTS_PATH = 'weights/glass-kjv.safetensors';
@@ -121,18 +121,25 @@ async function sendWeights(): Promise<boolean> {
   return false;
 }
 
-/** The inspector draws the model of docs/model.md; other shapes are refused with a message. */
+/** The inspector draws any config the core loads (blocks, width, norms, residuals, context); its prompts and labels are bytes. */
 function checkShape(info: ModelInfo): string | null {
-  if (info.blocks !== 4 || info.d !== 128 || info.context !== CONTEXT_BYTES || info.vocab !== 256) {
-    return `These weights describe another model (${info.blocks} blocks, d = ${info.d}, context ${info.context}, vocab ${info.vocab}); the inspector shows the 4-block, d = 128 byte-level model this app is built for.`;
-  }
+  if (info.vocab !== 256) return `These weights read ${info.vocab} symbols, not the 256 byte values; the inspector shows byte-level models.`;
   return null;
 }
+
+/** The loaded model's config (ModelSession.config()), or null until it is loaded: what the inspector draws. */
+export const loadedModel = computed<ModelInfo | null>(() => {
+  const w = weights.value;
+  return w.status === 'ready' ? w.info : null;
+});
+
+/** The loaded model's context in bytes (the shipped model's until one is loaded). */
+export const contextBytes = computed(() => loadedModel.value?.context ?? CONTEXT_BYTES);
 
 // ---- the latest result ----
 
 /** The prompt as the model will see it. */
-export const promptRun = computed<Truncated>(() => truncateUtf8(inspectorSettings.value.prompt));
+export const promptRun = computed<Truncated>(() => truncateUtf8(inspectorSettings.value.prompt, contextBytes.value));
 
 export interface InspectOutcome {
   input: InspectInput;
@@ -154,7 +161,9 @@ export function inputOf(s: InspectorSettings, text: string): InspectInput {
 function reinspect(): void {
   const s = inspectorSettings.peek();
   const { text } = promptRun.peek();
-  if (weights.peek().status !== 'ready' || text === '') return;
+  const model = loadedModel.peek();
+  if (model === null || text === '') return;
+  if (fitToModel(s, model).problems.length > 0) return; // fitSettings replaces them first
   const input = inputOf(s, text);
   inspectBusy.value = true;
   void core().request('inspect', input).then((o) => {
@@ -170,12 +179,34 @@ function reinspect(): void {
   });
 }
 
+// Set when the learner switches models (their own weights, or back to the
+// shipped ones): a tensor the new model lacks is then replaced quietly, and the
+// eps starts at the new model's own; otherwise the names came from the address.
+let switching = false;
+
+/** Fits the settings to the model once it is known: names it lacks are replaced by its defaults. */
+function fitSettings(model: ModelInfo): void {
+  const s = inspectorSettings.peek();
+  const fit = fitToModel(s, model);
+  const wasSwitch = switching;
+  switching = false;
+  const settings = wasSwitch ? { ...fit.settings, eps: model.eps } : fit.settings;
+  if (fit.problems.length === 0 && settings.eps === s.eps) return;
+  if (!wasSwitch) urlProblems.value = [...urlProblems.peek(), ...fit.problems];
+  inspectorSettings.value = settings;
+}
+
 let started = false;
 /** Starts loading the weights and the effect that runs the model (once, when the inspector opens). */
 export function startInspector(): void {
   if (started) return;
   started = true;
   void ensureWeights();
+  effect(() => {
+    inspectorSettings.value; // subscribe: an address read later (Back/Forward) is checked too
+    const model = loadedModel.value;
+    if (model !== null) fitSettings(model);
+  });
   effect(() => {
     inspectorSettings.value; // subscribe
     promptRun.value;
@@ -188,6 +219,8 @@ export function startInspector(): void {
  * place of the shipped ones, until Retry or a reload. Resolves true when loaded.
  */
 export function loadOwnWeights(bytes: ArrayBuffer, label: string): Promise<boolean> {
+  switching = true;
+  inspectOutcome.value = null; // the last run was another model's
   ownWeights.value = label;
   kept = bytes;
   reloadAfterRestarts();
@@ -198,6 +231,10 @@ export function loadOwnWeights(bytes: ArrayBuffer, label: string): Promise<boole
 
 /** Retry after a failed download or a refused file (or go back to the shipped weights). */
 export function retryWeights(): void {
+  if (ownWeights.peek() !== null) {
+    switching = true;
+    inspectOutcome.value = null;
+  }
   ownWeights.value = null;
   loading = null;
   kept = null;

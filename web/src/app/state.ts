@@ -102,7 +102,7 @@ export function startApp(spawn: () => WorkerLike): void {
   if (started) return;
   started = true;
   const initial = readUrl(location.search);
-  const initialInspector = readInspectorUrl(location.search);
+  const initialInspector = readInspectorUrl(location.search, null); // names checked against the model once it loads (inspectorState.ts)
   // no prompt in the address: the long one this tab kept (promptStore.ts), if any
   const kept = new URLSearchParams(location.search).has('prompt') ? null : keptPrompt();
   if (kept !== null) initialInspector.settings.prompt = kept;
@@ -153,7 +153,7 @@ export function startApp(spawn: () => WorkerLike): void {
     const read = readUrl(location.search);
     view.value = read.state.view;
     labSettings.value = read.state.lab;
-    const inspector = readInspectorUrl(location.search);
+    const inspector = readInspectorUrl(location.search, null); // names checked against the model once it loads (inspectorState.ts)
     inspectorSettings.value = inspector.settings;
     const problems = [...read.problems, ...inspector.problems];
     if (problems.length > 0) urlProblems.value = problems;

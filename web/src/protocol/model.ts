@@ -75,13 +75,5 @@ export interface BenchChunkInput extends ModelRunInput {
   warmUp: number;
 }
 
-/**
- * The residual stream's tensors from the input end, then the final RMSNorm (which is not
- * part of the stream but is where backward starts inside the model).
- */
-export function depthNames(blocks: number): string[] {
-  const names = ['embed'];
-  for (let i = 0; i < blocks; i++) names.push(`blocks.${i}.resid.attn`, `blocks.${i}.resid.ffn`);
-  names.push('norm.final');
-  return names;
-}
+// The stream by depth: one definition for every variant (modelNames.ts).
+export { depthNames } from './modelNames';

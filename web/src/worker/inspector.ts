@@ -46,7 +46,7 @@ export function inspect(s: WorkerState, input: InspectInput): InspectResult {
   const n = m.snapshot('embed').shape[0];
   const ids = Array.from(new TextEncoder().encode(run.text));
   const hasGrad = n > 1; // a 1-byte text predicts nothing: no loss, no gradients
-  const depth = depthNames(i.blocks);
+  const depth = depthNames(i);
   const top = m.topNext(5);
   return {
     run,

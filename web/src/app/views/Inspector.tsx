@@ -8,8 +8,9 @@
 import { useEffect } from 'preact/hooks';
 import { fmt } from '../format';
 import { ScrollBox } from '../ScrollBox';
-import { inspectBusy, inspectOutcome, ownWeights, promptRun, retryWeights, startInspector, weights } from '../inspectorState';
+import { contextBytes, inspectBusy, inspectOutcome, loadedModel, ownWeights, promptRun, retryWeights, startInspector, weights } from '../inspectorState';
 import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
+import { SHIPPED_SHAPE } from '../../protocol/modelNames';
 import { inspectorSettings } from '../state';
 import { BlockMap } from '../../widgets/inspector/BlockMap';
 import { GradientNorms } from '../../widgets/inspector/GradientNorms';
@@ -33,19 +34,27 @@ export function Inspector() {
   const result = outcome?.result ?? null;
   const w = weights.value;
   const ready = w.status === 'ready';
+  // the loaded model's config names everything below: its blocks, norms, width and context
+  const model = loadedModel.value ?? SHIPPED_SHAPE;
   return (
     <section class="inspector" aria-labelledby="inspector-title">
       <header class="inspector-head">
         <h1 id="inspector-title">Inspector</h1>
         <p class="inspector-lede">
-          The 4-block byte-level model, run live by the wasm core: forward and backward of the next-byte loss on your prompt.
-          Open any tensor in the residual stream, the norms and both branches — and its gradient.
+          The {loadedModel.value?.blocks ?? BLOCKS}-block byte-level model, run live by the wasm core: forward and backward of the next-byte loss on your prompt.
+          Open any tensor in the residual stream, the {model.norm === 'none' ? 'branches' : 'norms and both branches'} — and its gradient.
         </p>
       </header>
       <WeightsStatus weights={w} onRetry={retryWeights} own={ownWeights.value} />
       <div class="inspector-inputs card">
-        <PromptEditor prompt={s.prompt} run={promptRun.value} onPrompt={(prompt) => update({ prompt })} />
-        <ModelControls settings={s} norms={w.status === 'ready' ? w.info.norms : null} onChange={update} />
+        <PromptEditor prompt={s.prompt} run={promptRun.value} onPrompt={(prompt) => update({ prompt })} context={contextBytes.value} />
+        <ModelControls
+          settings={s}
+          norms={w.status === 'ready' ? w.info.norms : null}
+          onChange={update}
+          normKind={model.normKind}
+          modelEps={w.status === 'ready' ? w.info.eps : undefined}
+        />
       </div>
       {outcome?.error && (
         <p class="notice notice-bad" role="alert" data-testid="inspect-error">
@@ -74,34 +83,34 @@ export function Inspector() {
           <div class="card">
             <h2>The blocks</h2>
             <ScrollBox label="The blocks" class="inspector-blocks">
-              <BlockMap blocks={BLOCKS} selected={s.tensor} compare={s.compare} onSelect={open} />
+              <BlockMap model={model} selected={s.tensor} compare={s.compare} onSelect={open} />
             </ScrollBox>
           </div>
           <div class="card" data-testid="tensor-card">
             <h2>{s.compare === null ? 'The open tensor' : 'Two tensors and their difference'}</h2>
-            <TensorPanel settings={s} result={result} onChange={update} />
+            <TensorPanel settings={s} result={result} onChange={update} model={model} />
           </div>
           <div class="card inspector-depth">
-            <h2>The residual stream by depth, and the final RMSNorm</h2>
+            <h2>The residual stream by depth{model.norm === 'pre' ? `, and the final ${model.normKind === 'layer' ? 'LayerNorm' : 'RMSNorm'}` : ''}</h2>
             <div class="inspector-depth-plots">
               <ScrollBox label="RMS of each position">
-                <ResidualDepthPlot names={result.depth.names} rms={result.depth.rms} labels={result.labels} title="RMS of each position" testId="depth-plot" />
+                <ResidualDepthPlot names={result.depth.names} rms={result.depth.rms} labels={result.labels} title="RMS of each position" testId="depth-plot" model={model} />
               </ScrollBox>
               {result.depth.gradRms !== null && (
                 <ScrollBox label="RMS of its gradient">
-                  <ResidualDepthPlot names={result.depth.names} rms={result.depth.gradRms} labels={result.labels} title="RMS of its gradient" grad testId="depth-grad-plot" />
+                  <ResidualDepthPlot names={result.depth.names} rms={result.depth.gradRms} labels={result.labels} title="RMS of its gradient" grad testId="depth-grad-plot" model={model} />
                 </ScrollBox>
               )}
             </div>
           </div>
           <div class="card" data-testid="look-inside-card">
             <h2>Look inside: attention heads and the logit lens</h2>
-            <LookInside run={result.run} />
+            <LookInside run={result.run} model={model} />
           </div>
           {result.snapshotGradNorms !== null && result.paramGradNorms !== null && (
             <div class="card">
               <h2>Gradients by layer</h2>
-              <GradientNorms snapshotNorms={result.snapshotGradNorms} paramNorms={result.paramGradNorms} onSelect={openGrad} />
+              <GradientNorms snapshotNorms={result.snapshotGradNorms} paramNorms={result.paramGradNorms} onSelect={openGrad} model={model} />
             </div>
           )}
         </div>

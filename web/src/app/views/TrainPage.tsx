@@ -19,15 +19,7 @@ import { WeightsLoader } from '../../widgets/train/WeightsLoader';
 import { logDecades } from '../../widgets/train/plotScale';
 import { loadOwnWeights } from '../inspectorState';
 import { view } from '../state';
-import { PRESETS, SHIPPED_MODEL } from '../trainPresets';
-
-/** The inspector draws the shipped model's shape (4 pre-norm blocks, d = 128, context 128); null when it can show this run. */
-export function inspectorRefusal(r: RunState): string | null {
-  const c = r.info?.config ?? r.config;
-  const same = c.blocks === SHIPPED_MODEL.blocks && c.d === SHIPPED_MODEL.d && c.heads === SHIPPED_MODEL.heads && c.ctx === SHIPPED_MODEL.ctx && c.norm === 'pre' && c.residual;
-  if (same) return null;
-  return `The inspector shows only the shipped model’s shape (4 pre-norm blocks, d = 128, context 128); this run’s model is another (${c.blocks} blocks, d = ${c.d}, context ${c.ctx}${c.norm !== 'pre' ? `, ${c.norm === 'post' ? 'post-norm' : 'no norms'}` : ''}${c.residual ? '' : ', no residuals'}), so save its weights instead.`;
-}
+import { PRESETS } from '../trainPresets';
 
 function download(bytes: ArrayBuffer, fileName: string): void {
   const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
@@ -171,8 +163,7 @@ export function TrainPage() {
               note(r.id, null);
             }}
             onSave={() => save(r.id)}
-            onOpenInInspector={inspectorRefusal(r) === null ? () => openInInspector(r.id) : null}
-            inspectorRefusal={inspectorRefusal(r)}
+            onOpenInInspector={() => openInInspector(r.id)}
             weightsNote={notes[r.id]}
           />
         ))}

@@ -4,6 +4,7 @@
 // code name beside it.
 import { fmt } from '../../app/format';
 import { paramName, tensorName } from '../../app/tensorNames';
+import { SHIPPED_SHAPE, type ModelShape } from '../../protocol/modelNames';
 import { ToNotice } from '../ToNotice';
 import { paramGradNotice, snapshotGradNotice } from './inspectorNotices';
 import './GradientNorms.css';
@@ -12,6 +13,8 @@ interface Props {
   snapshotNorms: Record<string, number>;
   paramNorms: Record<string, number>;
   onSelect: (name: string) => void;
+  /** The loaded model's config (its words); the shipped model's by default. */
+  model?: ModelShape;
 }
 
 function bar(v: number, lo: number, hi: number): number {
@@ -27,18 +30,18 @@ function decadeRange(values: number[]): [number, number] {
   return [lo, Math.max(hi, lo + 1)];
 }
 
-export function GradientNorms({ snapshotNorms, paramNorms, onSelect }: Props) {
+export function GradientNorms({ snapshotNorms, paramNorms, onSelect, model = SHIPPED_SHAPE }: Props) {
   const snaps = Object.entries(snapshotNorms);
   const [slo, shi] = decadeRange(snaps.map(([, v]) => v));
   const params = Object.entries(paramNorms);
   const [plo, phi] = decadeRange(params.map(([, v]) => v));
   const layers = new Map<string, [string, string, number][]>();
   for (const [name, v] of params) {
-    const p = paramName(name);
+    const p = paramName(name, model);
     layers.set(p.layer, [...(layers.get(p.layer) ?? []), [p.part, name, v]]);
   }
   const layerOfSnap = (name: string) => {
-    const t = tensorName(name);
+    const t = tensorName(name, model);
     return t.block !== null ? `block ${t.block}` : name === 'embed' ? 'input' : 'output';
   };
   return (
@@ -49,7 +52,7 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect }: Props) {
         <table class="gn-table">
           <tbody>
             {snaps.map(([name, v], k) => {
-              const t = tensorName(name);
+              const t = tensorName(name, model);
               const first = k === 0 || layerOfSnap(snaps[k - 1][0]) !== layerOfSnap(name);
               return (
                 <tr key={name} class={first ? 'gn-first' : ''}>
@@ -69,7 +72,7 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect }: Props) {
             })}
           </tbody>
         </table>
-        <ToNotice testId="grad-norms-notice">{snapshotGradNotice(snapshotNorms)}</ToNotice>
+        <ToNotice testId="grad-norms-notice">{snapshotGradNotice(snapshotNorms, model)}</ToNotice>
       </section>
       <section>
         <h3>‖∂loss/∂parameter‖ per layer</h3>
@@ -92,7 +95,7 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect }: Props) {
             )}
           </tbody>
         </table>
-        <ToNotice testId="param-norms-notice">{paramGradNotice(paramNorms)}</ToNotice>
+        <ToNotice testId="param-norms-notice">{paramGradNotice(paramNorms, model)}</ToNotice>
       </section>
     </div>
   );

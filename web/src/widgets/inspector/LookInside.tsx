@@ -5,7 +5,8 @@
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { ScrollBox } from '../../app/ScrollBox';
-import { tensorName } from '../../app/tensorNames';
+import { normWord, tensorName } from '../../app/tensorNames';
+import { SHIPPED_SHAPE, hasFinalNorm, type ModelShape } from '../../protocol/modelNames';
 import type { ModelRunSettings } from '../../protocol/model';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { AttentionHeatmap } from '../lessons/AttentionHeatmap';
@@ -14,18 +15,21 @@ import './LookInside.css';
 
 interface Props {
   run: ModelRunSettings;
+  /** The loaded model's config (its words: norms, stream names); the shipped model's by default. */
+  model?: ModelShape;
 }
 
 const pct = (p: number | null) => (p === null ? '—' : `${(p * 100).toFixed(1)}%`);
 
 /** "the embedding", "block 2, after attention +": where the lens reads. */
-function depthLabel(code: string): string {
-  const t = tensorName(code);
+function depthLabel(code: string, m: ModelShape): string {
+  const t = tensorName(code, m);
   return t.block === null ? t.name : `block ${t.block}, ${t.short}`;
 }
 
-function Heads({ run }: Props) {
-  const answer = useLessonOp('interpHeads', { run }, [run.text, run.eps, run.dtype], { channel: 'look-inside-heads' });
+function Heads({ run, model }: Props) {
+  // the model is a dependency too: another model loaded (the Train view's) has other patterns for the same text
+  const answer = useLessonOp('interpHeads', { run }, [run.text, run.eps, run.dtype, model], { channel: 'look-inside-heads' });
   const [block, setBlock] = useState(0);
   const [head, setHead] = useState(0);
   const [row, setRow] = useState<number | null>(null);
@@ -101,8 +105,8 @@ function Heads({ run }: Props) {
   );
 }
 
-function Lens({ run }: Props) {
-  const answer = useLessonOp('interpLens', { run }, [run.text, run.eps, run.dtype], { channel: 'look-inside-lens' });
+function Lens({ run, model = SHIPPED_SHAPE }: Props) {
+  const answer = useLessonOp('interpLens', { run }, [run.text, run.eps, run.dtype, model], { channel: 'look-inside-lens' });
   const r = answer.result;
   if (r === null) return <p class="look-status">{answer.error ?? 'Asking the core for the logit lens…'}</p>;
   const { lens, labels } = r;
@@ -113,7 +117,7 @@ function Lens({ run }: Props) {
   return (
     <div class="look-lens" data-testid="look-lens">
       <p class="look-caption">
-        The final RMSNorm and the head applied to the stream at every depth: the byte the model would predict next if it stopped
+        {hasFinalNorm(model) ? `The final ${normWord(model)} and the head` : 'The head'} applied to the stream at every depth: the byte the model would predict next if it stopped
         there (hover a cell for the top 5). The last row is the model itself: it differs from the real logits by{' '}
         <span class="num" data-testid="look-lens-check">
           {lens.lastDepthMaxAbs === null ? 'an undefined amount' : fmt(lens.lastDepthMaxAbs, 3)}
@@ -136,7 +140,7 @@ function Lens({ run }: Props) {
           <tbody>
             {lens.depths.map((d, k) => (
               <tr key={d}>
-                <th scope="row">{depthLabel(d)}</th>
+                <th scope="row">{depthLabel(d, model)}</th>
                 <td class="num">{lens.meanLoss[k] === null ? '—' : fmt(lens.meanLoss[k]!, 4)}</td>
                 {lens.top[k].map((top, t) => {
                   const best = top[0];
@@ -172,7 +176,7 @@ function Lens({ run }: Props) {
  * Closed until asked for: while open, every new prompt costs the core a second
  * run (with the patterns recorded), so the inspector does not pay for it unasked.
  */
-export function LookInside({ run }: Props) {
+export function LookInside({ run, model }: Props) {
   const [open, setOpen] = useState(false);
   return (
     <details class="look-inside-box" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)} data-testid="look-inside">
@@ -181,11 +185,11 @@ export function LookInside({ run }: Props) {
         <div class="look-inside">
           <section aria-labelledby="look-heads-title">
             <h3 id="look-heads-title">Attention heads</h3>
-            <Heads run={run} />
+            <Heads run={run} model={model} />
           </section>
           <section aria-labelledby="look-lens-title">
             <h3 id="look-lens-title">The logit lens</h3>
-            <Lens run={run} />
+            <Lens run={run} model={model} />
           </section>
         </div>
       )}

@@ -8,9 +8,11 @@ interface Props {
   /** The prompt as the model will see it (cut to the context). */
   run: Truncated;
   onPrompt: (prompt: string) => void;
+  /** The loaded model's context in bytes (the shipped model's by default). */
+  context?: number;
 }
 
-export function PromptEditor({ prompt, run: t, onPrompt }: Props) {
+export function PromptEditor({ prompt, run: t, onPrompt, context = CONTEXT_BYTES }: Props) {
   return (
     <div class="prompt-editor">
       <label for="inspector-prompt">Prompt (the model predicts each next byte)</label>
@@ -22,7 +24,7 @@ export function PromptEditor({ prompt, run: t, onPrompt }: Props) {
         onInput={(e) => onPrompt(e.currentTarget.value)}
       />
       <p class="prompt-count num" data-testid="prompt-count">
-        {t.bytes} of {CONTEXT_BYTES} bytes
+        {t.bytes} of {context} bytes
       </p>
       {prompt === '' && (
         <p class="notice notice-warn" role="alert" data-testid="prompt-empty">
@@ -31,7 +33,7 @@ export function PromptEditor({ prompt, run: t, onPrompt }: Props) {
       )}
       {t.truncated && (
         <p class="notice notice-warn" role="status" data-testid="prompt-truncated">
-          The prompt is {t.originalBytes.toLocaleString('en')} bytes; the model's context holds {CONTEXT_BYTES}, so it runs on the
+          The prompt is {t.originalBytes.toLocaleString('en')} bytes; the model's context holds {context}, so it runs on the
           first {t.bytes} bytes (cut between characters, never inside one). It is too long for the address: this tab keeps it, but a
           link to this page opens with the default prompt.
         </p>

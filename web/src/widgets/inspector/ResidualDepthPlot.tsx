@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
 import { tensorName } from '../../app/tensorNames';
+import { SHIPPED_SHAPE, type ModelShape } from '../../protocol/modelNames';
 import { ToNotice } from '../ToNotice';
 import { depthNotice, lastNonzero } from './inspectorNotices';
 import './ResidualDepthPlot.css';
@@ -17,26 +18,37 @@ interface Props {
   /** These are gradients (backward runs right to left). */
   grad?: boolean;
   testId?: string;
+  /** The loaded model's config (its words); the shipped model's by default. */
+  model?: ModelShape;
 }
 
-const W = 620;
+const MIN_W = 620;
+/** At least this many units between two depths, so a 24-block model's rotated labels do not overlap. */
+const MIN_STEP = 15;
 const H = 330;
 const PAD = { left: 54, right: 60, top: 26, bottom: 128 };
 
+/** Does depth k start its block (the first of the block's two stream tensors)? */
+const startsBlock = (names: readonly string[], k: number, m: ModelShape) => {
+  const b = tensorName(names[k], m).block;
+  return b !== null && (k === 0 || tensorName(names[k - 1], m).block !== b);
+};
+
 /** "embedding 1.02 · block 0: after attention + 1.1, after SwiGLU + 1.3 · … · final RMSNorm 0.98". */
-function readout(names: readonly string[], rms: readonly ArrayLike<number>[], pos: number): string {
+function readout(names: readonly string[], rms: readonly ArrayLike<number>[], pos: number, m: ModelShape): string {
   const parts: string[] = [];
   names.forEach((name, k) => {
-    const t = tensorName(name);
+    const t = tensorName(name, m);
     const v = `${t.short} ${fmt(rms[k][pos], 3)}`;
-    if (t.block !== null && name.endsWith('resid.attn')) parts.push(`block ${t.block}: ${v}`);
+    if (startsBlock(names, k, m)) parts.push(`block ${t.block}: ${v}`);
     else if (t.block !== null) parts[parts.length - 1] += `, ${v}`;
     else parts.push(v);
   });
   return parts.join(' · ');
 }
 
-export function ResidualDepthPlot({ names, rms, labels, title, grad = false, testId }: Props) {
+export function ResidualDepthPlot({ names, rms, labels, title, grad = false, testId, model = SHIPPED_SHAPE }: Props) {
+  const W = Math.max(MIN_W, PAD.left + PAD.right + (names.length - 1) * MIN_STEP);
   const n = rms[0]?.length ?? 0;
   // the last byte's gradient is exactly zero: open on the last position that has one
   const [chosen, setChosen] = useState<number | null>(null);
@@ -61,24 +73,34 @@ export function ResidualDepthPlot({ names, rms, labels, title, grad = false, tes
       .map((_, k) => (rms[k][i] > 0 && Number.isFinite(rms[k][i]) ? `${k === 0 ? 'M' : 'L'} ${x(k).toFixed(1)} ${y(rms[k][i]).toFixed(1)}` : ''))
       .join(' ');
   const decades = Array.from({ length: d1 - d0 + 1 }, (_, k) => d0 + k);
+  // a stream that dies out spans many decades: label every few, so the labels stay apart
+  const every = Math.ceil(decades.length / 8);
   // each block's two sums share a shaded band labelled with the block
-  const bands = names.flatMap((name, k) => {
-    const t = tensorName(name);
-    return t.block !== null && name.endsWith('resid.attn') ? [{ block: t.block, k }] : [];
-  });
-  const offStream = names.findIndex((name) => !tensorName(name).stream);
+  const bands = names.flatMap((name, k) => (startsBlock(names, k, model) ? [{ block: tensorName(name, model).block!, k }] : []));
+  const offStream = names.indexOf('norm.final'); // the only depth that is not part of the stream
   const bottom = H - PAD.bottom;
   return (
     <figure class="depth-plot" data-testid={testId}>
       <figcaption>
         <strong>{title}</strong>
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}: RMS of each position at each depth, log scale`}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        style={W > MIN_W ? { minWidth: `${Math.round(W * 0.8)}px` } : undefined}
+        role="img"
+        aria-label={`${title}: RMS of each position at each depth, log scale`}
+      >
+        {2 * step < 56 && bands.length > 0 && (
+          // narrow bands carry only the block's number: say once what it counts
+          <text class="dp-tick" x={x(bands[0].k) - step / 2} y={PAD.top - 5} text-anchor="end">
+            block
+          </text>
+        )}
         {bands.map(({ block, k }) => (
           <g key={block}>
             <rect x={x(k) - step / 2 + 2} y={PAD.top - 16} width={2 * step - 4} height={bottom - PAD.top + 16} fill={block % 2 === 0 ? '#eef2fa' : '#f6f8fc'} />
             <text class="dp-tick" x={x(k) + step / 2} y={PAD.top - 5} text-anchor="middle">
-              block {block}
+              {2 * step < 56 ? block : `block ${block}`}
             </text>
           </g>
         ))}
@@ -96,15 +118,17 @@ export function ResidualDepthPlot({ names, rms, labels, title, grad = false, tes
         {decades.map((e) => (
           <g key={e}>
             <line class="dp-grid" x1={PAD.left} x2={W - PAD.right} y1={y(10 ** e)} y2={y(10 ** e)} />
-            <text class="dp-tick" x={PAD.left - 6} y={y(10 ** e) + 4} text-anchor="end">
-              1e{e}
-            </text>
+            {(e - d0) % every === 0 && (
+              <text class="dp-tick" x={PAD.left - 6} y={y(10 ** e) + 4} text-anchor="end">
+                1e{e}
+              </text>
+            )}
           </g>
         ))}
         {names.map((name, k) => (
           // a quarter turn keeps "+" a plus (at 40-50 degrees it reads as a times sign)
           <text key={name} class="dp-tick" text-anchor="end" transform={`translate(${x(k) + 4}, ${bottom + 8}) rotate(-90)`}>
-            {tensorName(name).short}
+            {tensorName(name, model).short}
           </text>
         ))}
         {Array.from({ length: n }, (_, i) => (i === pos ? null : <path key={i} class="dp-line" d={line(i)} />))}
@@ -120,9 +144,9 @@ export function ResidualDepthPlot({ names, rms, labels, title, grad = false, tes
             </option>
           ))}
         </select>{' '}
-        <span class="num dp-values">{readout(names, rms, pos)}</span>
+        <span class="num dp-values">{readout(names, rms, pos, model)}</span>
       </label>
-      {n > 0 && <ToNotice testId={testId === undefined ? undefined : `${testId}-notice`}>{depthNotice(names, rms, pos, labels, grad)}</ToNotice>}
+      {n > 0 && <ToNotice testId={testId === undefined ? undefined : `${testId}-notice`}>{depthNotice(names, rms, pos, labels, grad, model)}</ToNotice>}
     </figure>
   );
 }

@@ -1,7 +1,8 @@
 // The open tensor: one heatmap, or two side by side with their difference
 // (b − a), each with its per-position RMS; value or gradient; export.
 import { download, npyBytes, tensorJson } from '../../app/npy';
-import { defaultCompare, snapshotNames, type InspectorSettings } from '../../app/inspectorSettings';
+import { defaultCompare, type InspectorSettings } from '../../app/inspectorSettings';
+import { SHIPPED_SHAPE, type ModelShape } from '../../protocol/modelNames';
 import type { InspectResult } from '../../protocol/model';
 import type { ShownTensor } from '../../protocol/base';
 import { tensorName, withCode } from '../../app/tensorNames';
@@ -14,9 +15,12 @@ interface Props {
   settings: InspectorSettings;
   result: InspectResult;
   onChange: (patch: Partial<InspectorSettings>) => void;
+  /** The loaded model's config (its names and words); the shipped model's by default. */
+  model?: ModelShape;
 }
 
-const WIDE = snapshotNames().filter((n) => n !== 'logits'); // (n, 128): comparable with each other
+/** Cell width in CSS pixels: about 512 px of map for any width d (4 px at d = 128), between 2 and 16. */
+const cellWidth = (d: number, room = 512) => Math.max(2, Math.min(16, Math.round(room / d)));
 
 function Export({ t, result }: { t: ShownTensor; result: InspectResult }) {
   const base = `${t.name.replace(/ − /g, '-minus-').replace(/[^\w.-]+/g, '_')}${t.grad ? '.grad' : ''}`;
@@ -34,10 +38,12 @@ function Export({ t, result }: { t: ShownTensor; result: InspectResult }) {
 }
 
 /** "RMSNorm₂ of block 3 (blocks.3.norm.ffn)", or for its gradient "gradient of RMSNorm₂ of block 3 (∂loss/∂blocks.3.norm.ffn)". */
-const heading = (t: ShownTensor) => (t.grad ? `gradient of ${tensorName(t.name).name} (∂loss/∂${t.name})` : withCode(t.name));
+const heading = (t: ShownTensor, m: ModelShape) => (t.grad ? `gradient of ${tensorName(t.name, m).name} (∂loss/∂${t.name})` : withCode(t.name, m));
 
-export function TensorPanel({ settings, result, onChange }: Props) {
+export function TensorPanel({ settings, result, onChange, model = SHIPPED_SHAPE }: Props) {
   const shown = result.shown;
+  // the core's own names for this run, all (n, d) but the logits: comparable with each other
+  const wide = result.names.filter((n) => n !== 'logits');
   const noGrad = result.loss === null;
   return (
     <div class="tensor-panel">
@@ -53,7 +59,7 @@ export function TensorPanel({ settings, result, onChange }: Props) {
           </label>
         </fieldset>
         {settings.compare === null ? (
-          <button type="button" onClick={() => onChange({ compare: defaultCompare(settings.tensor) })}>
+          <button type="button" onClick={() => onChange({ compare: defaultCompare(settings.tensor, model) })}>
             Compare two tensors
           </button>
         ) : (
@@ -69,9 +75,9 @@ export function TensorPanel({ settings, result, onChange }: Props) {
                     onChange({ compare: pair });
                   }}
                 >
-                  {WIDE.map((n) => (
+                  {wide.map((n) => (
                     <option key={n} value={n}>
-                      {withCode(n)}
+                      {withCode(n, model)}
                     </option>
                   ))}
                 </select>
@@ -86,8 +92,8 @@ export function TensorPanel({ settings, result, onChange }: Props) {
       {settings.grad && noGrad && <p class="notice notice-info">A one-byte prompt has no loss, so there are no gradients: values are shown.</p>}
       {shown.length === 1 ? (
         <div class="tp-single">
-          <Heatmap tensor={shown[0]} labels={result.labels} title={heading(shown[0])} cellWidth={shown[0].shape[1] > 128 ? 2 : 4} testId="heatmap" />
-          <ToNotice testId="tensor-notice">{tensorNotice(shown[0], result.labels)}</ToNotice>
+          <Heatmap tensor={shown[0]} labels={result.labels} title={heading(shown[0], model)} cellWidth={cellWidth(shown[0].shape[1])} testId="heatmap" />
+          <ToNotice testId="tensor-notice">{tensorNotice(shown[0], result.labels, model)}</ToNotice>
           <Export t={shown[0]} result={result} />
         </div>
       ) : (
@@ -98,15 +104,15 @@ export function TensorPanel({ settings, result, onChange }: Props) {
               <Heatmap
                 tensor={t}
                 labels={result.labels}
-                title={i === 0 ? `A: ${heading(t)}` : i === 1 ? `B: ${heading(t)}` : `B − A`}
-                cellWidth={2}
+                title={i === 0 ? `A: ${heading(t, model)}` : i === 1 ? `B: ${heading(t, model)}` : `B − A`}
+                cellWidth={cellWidth(t.shape[1], 256)}
                 testId={i === 2 ? 'heatmap-diff' : 'heatmap'}
               />
               <Export t={t} result={result} />
             </div>
           ))}
         </div>
-        <ToNotice testId="compare-notice">{compareNotice(shown[0], shown[1], shown[2], result.labels)}</ToNotice>
+        <ToNotice testId="compare-notice">{compareNotice(shown[0], shown[1], shown[2], result.labels, model)}</ToNotice>
         </>
       )}
     </div>

@@ -1,10 +1,20 @@
 // The weights' download (a progress bar from Content-Length / streamed bytes),
 // the core reading them, and a clear message if either fails.
 import { fmt } from '../../app/format';
+import type { ModelInfo } from '../../protocol/model';
 import type { WeightsState } from '../../viewmodels/model';
 import './WeightsStatus.css';
 
 const mb = (bytes: number) => `${fmt(bytes / 1e6, 3)} MB`;
+
+type Shape = Pick<ModelInfo, 'blocks' | 'd' | 'heads' | 'context' | 'norm' | 'normKind' | 'residual'>;
+
+/** "12 blocks, post-norm RMSNorm, d 64, 4 heads, context 64 bytes": a model's config in plain words. */
+export function modelSummary(m: Shape): string {
+  const kind = m.normKind === 'layer' ? 'LayerNorm' : 'RMSNorm';
+  const norm = m.norm === 'none' ? 'no norms' : `${m.norm}-norm ${kind}`;
+  return `${m.blocks} ${m.blocks === 1 ? 'block' : 'blocks'}, ${norm}${m.residual ? '' : ', no residuals'}, d ${m.d}, ${m.heads} ${m.heads === 1 ? 'head' : 'heads'}, context ${m.context} bytes`;
+}
 
 /** `own`: the learner's weights from the Train view (their description), null for the shipped model. */
 export function WeightsStatus({ weights: w, onRetry, own = null }: { weights: WeightsState; onRetry: () => void; own?: string | null }) {
@@ -39,8 +49,8 @@ export function WeightsStatus({ weights: w, onRetry, own = null }: { weights: We
     return (
       <div class="notice notice-info" data-testid="weights-ready">
         <span>
-          Weights: {own}, {mb(w.bytes)}, {w.info.parameters.toLocaleString('en')} parameters ({w.info.blocks} blocks, d = {w.info.d}, {w.info.heads} heads,
-          context {w.info.context} bytes), counted by the core.
+          <strong data-testid="own-model">Your trained model: {modelSummary(w.info)}.</strong> Weights: {own}, {mb(w.bytes)},{' '}
+          {w.info.parameters.toLocaleString('en')} parameters, counted by the core.
         </span>
         <button type="button" class="notice-dismiss" onClick={onRetry}>
           Back to the shipped model

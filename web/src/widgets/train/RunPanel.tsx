@@ -15,9 +15,8 @@ interface Props {
   onStop: () => void;
   onReset: () => void;
   onSave: () => void;
-  onOpenInInspector: (() => void) | null;
-  /** Why the inspector cannot show this run's model (null: it can). */
-  inspectorRefusal: string | null;
+  /** Shows this run's weights in the inspector (any config). */
+  onOpenInInspector: () => void;
   /** A message about the weights (saved, being prepared, refused). */
   weightsNote: string | null;
 }
@@ -51,7 +50,7 @@ export function divergedText(step: number, what: string): string {
   return `Run diverged at step ${step.toLocaleString('en')}: ${thing} became NaN or infinite.`;
 }
 
-export function RunPanel({ run, onStart, onPause, onResume, onStop, onReset, onSave, onOpenInInspector, inspectorRefusal, weightsNote }: Props) {
+export function RunPanel({ run, onStart, onPause, onResume, onStop, onReset, onSave, onOpenInInspector, weightsNote }: Props) {
   const last = run.reports.at(-1) ?? null;
   const total = last?.total ?? run.train.steps;
   const lastVal = run.val.at(-1) ?? null;
@@ -149,7 +148,7 @@ export function RunPanel({ run, onStart, onPause, onResume, onStop, onReset, onS
         <button type="button" onClick={onSave} disabled={!canSave(run)}>
           Save weights
         </button>
-        <button type="button" onClick={onOpenInInspector ?? undefined} disabled={onOpenInInspector === null || !canSave(run)}>
+        <button type="button" onClick={onOpenInInspector} disabled={!canSave(run)}>
           Open in the inspector
         </button>
       </div>
@@ -163,7 +162,6 @@ export function RunPanel({ run, onStart, onPause, onResume, onStop, onReset, onS
           {weightsNote}
         </p>
       )}
-      {inspectorRefusal !== null && run.heldStep > 0 && <p class="run-note">{inspectorRefusal}</p>}
     </section>
   );
 }

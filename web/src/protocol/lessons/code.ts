@@ -19,4 +19,9 @@ export interface CodeResult {
 
 export interface EvalInput {
   exprs: string[];
+  /**
+   * The learner's finished experiment runs (viewmodels/experiments.ts: id -> { A, B }), which the
+   * expressions read as `runs.<id>.A`; absent when no expression of the request reads a run.
+   */
+  runs?: Record<string, unknown>;
 }

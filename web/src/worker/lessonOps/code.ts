@@ -6,7 +6,8 @@
 // Code cells and expressions see: glass (the facade), print(...), round(t, k),
 // norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
 // (singular values), and model (the loaded weights: info(), run(text),
-// gradNorms(text), param(name) as a Tensor, paramGrad(name)).
+// gradNorms(text), param(name) as a Tensor, paramGrad(name)); the lesson's own
+// expressions also see runs (the learner's finished experiment runs).
 import { Tensor } from '../../core';
 import { errorData, type Plain, type ValueOutcome } from '../../protocol/base';
 import type { CodeResult, EvalInput } from '../../protocol/lessons/code';
@@ -130,13 +131,16 @@ export function runCode(s: WorkerState, code: string): CodeResult {
   }
 }
 
-/** Evaluates each expression on its own (one failing does not hide the others). */
-export function evaluate(s: WorkerState, exprs: readonly string[]): ValueOutcome[] {
+/**
+ * Evaluates each expression on its own (one failing does not hide the others).
+ * `runs`: the learner's finished experiment runs, which the expressions see as `runs`.
+ */
+export function evaluate(s: WorkerState, exprs: readonly string[], runs: Record<string, unknown> = {}): ValueOutcome[] {
   const glass = s.glass;
   return exprs.map((expr): ValueOutcome => {
     try {
       const value = glass.scope(() => {
-        const env = environment(s, () => {});
+        const env = { ...environment(s, () => {}), runs };
         const fn = new Function(...Object.keys(env), `"use strict";\nreturn (${expr});`) as (...a: unknown[]) => unknown;
         return plain(fn(...Object.values(env)));
       });
@@ -150,5 +154,5 @@ export function evaluate(s: WorkerState, exprs: readonly string[]): ValueOutcome
 
 /** The core worker's: the lesson's own expressions. (runCode is the sandbox's: worker/sandbox/sandbox.ts.) */
 export const codeHandlers = {
-  evaluate: (s: WorkerState, { exprs }: EvalInput): ValueOutcome[] => evaluate(s, exprs),
+  evaluate: (s: WorkerState, { exprs, runs }: EvalInput): ValueOutcome[] => evaluate(s, exprs, runs),
 };

@@ -65,6 +65,16 @@ describe('lesson files', () => {
     const rms = lessons.find((x) => x.slug === 'rmsnorm')!;
     expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 3, 4, 4, 3, 4, 2, 6, 2]);
   });
+  it('a check answered from the learner’s runs never hides the experiment it needs (it could never be answered)', () => {
+    let read = 0;
+    for (const l of lessons)
+      for (const c of lessonChecks(l))
+        if (experimentsRead(c.answer).length > 0) {
+          read++;
+          expect(c.hides, `${l.slug}: ${c.id}`).not.toContain('train-experiment');
+        }
+    expect(read).toBeGreaterThanOrEqual(20);
+  });
   it('a bad file is refused with a message naming the problem', () => {
     expect(() => parseLesson('x', 'no frontmatter')).toThrow(/frontmatter/);
     // a quoted value (YAML style, for a title with a colon) loses its quotes

@@ -180,7 +180,7 @@ export function TrainExperiment({ args }: WidgetProps) {
       <ToNotice>
         {ended
           ? ` run A ended at a training loss of ${fmt(runs[0].reports.at(-1)?.loss ?? NaN, 4)} and run B at ${fmt(runs[1].reports.at(-1)?.loss ?? NaN, 4)}; the markers are the loss on text neither run trained on.`
-          : ' both curves start near ln 256 ≈ 5.545 nats, the loss of a uniform guess over 256 bytes, and fall as the runs learn.'}
+          : ' both curves start near ln 256 nats, the loss of a uniform guess over the 256 bytes, and fall as the runs learn.'}
       </ToNotice>
       {show.includes('block-grads') && (
         <>

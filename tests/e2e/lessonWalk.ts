@@ -105,6 +105,18 @@ export async function answerChecks(page: Page, minimum = 2) {
 }
 
 /**
+ * Trains every experiment of the step that has not run yet (its checks are
+ * answered from the runs) and waits for both of its runs to end.
+ */
+export async function runExperiments(page: Page) {
+  for (const widget of await page.getByTestId('widget-train-experiment').all()) {
+    if ((await widget.getAttribute('data-state')) === 'done') continue;
+    await widget.getByTestId('te-start').click();
+    await expect(widget).toHaveAttribute('data-state', 'done', { timeout: 150_000 });
+  }
+}
+
+/**
  * Walks a lesson from its card on the home page: on every step the live values
  * and code cells finish without errors, no widget name is unknown, every check is
  * answered (at least `minChecks` per step; predictions first, so what they hide
@@ -128,6 +140,7 @@ export async function walkLesson(
     await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
     await expect(page.locator('.md-live-error')).toHaveCount(0);
     await expect(page.getByTestId('unknown-widget')).toHaveCount(0);
+    await runExperiments(page);
     await answerChecks(page, minChecks);
     // the cells a prediction hid run once shown
     for (const out of await page.getByTestId('code-output').all()) await expect(out).not.toHaveText('Running…', { timeout: 20_000 });

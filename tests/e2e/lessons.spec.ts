@@ -10,7 +10,8 @@ const { steps: STEPS, checks: CHECKS } = lessonCounts('rmsnorm');
 const openStep = (page: Parameters<typeof openLessonStep>[0], step: number) => openLessonStep(page, 'rmsnorm', step);
 
 test('walk the whole lesson: every step renders, checks judge with the core, screenshots', async ({ page }) => {
-  test.setTimeout(180_000);
+  // the experiment step trains its two pairs of runs (walkLesson runs them before answering their checks)
+  test.setTimeout(420_000);
   await page.goto('./?view=lessons');
   await expect(page.getByTestId('lesson-card-rmsnorm')).toBeVisible();
   await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${STEPS} steps · ${CHECKS} checks`);

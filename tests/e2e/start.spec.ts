@@ -75,7 +75,7 @@ test('the lesson cards: titles are links, every button has its own accessible na
   const path = page.getByTestId('lesson-path');
   await expect(path).toBeVisible();
   const names = await path.getByRole('button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent!.trim()));
-  expect(names.length).toBe(7 + 2); // seven lessons (start, continue or review), two resets
+  expect(names.length).toBe(8 + 2); // eight lessons (start, continue or review), two resets
   expect(new Set(names).size, names.join(' | ')).toBe(names.length);
   // each accessible name starts with the words on the button (what a voice-control user says)
   for (const b of await path.getByRole('button').all()) {

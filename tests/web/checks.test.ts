@@ -121,7 +121,7 @@ describe('the lesson files ask for understanding', () => {
   });
 
   it('at least a third of each lesson’s checks ask for a prediction or probe a misconception', () => {
-    expect(lessons.length).toBeGreaterThanOrEqual(7);
+    expect(lessons.length).toBeGreaterThanOrEqual(8);
     for (const l of lessons) {
       const checks = lessonChecks(l);
       const probing = checks.filter((c) => c.kind === 'predict' || c.kind === 'misconception');

@@ -187,7 +187,7 @@ describe("the lessons' checks on the learner's own prompt", () => {
     const checks = [...reading('residual-stream'), ...reading('rmsnorm')];
     expect(checks.length).toBeGreaterThanOrEqual(15);
     for (const text of [OTHER, 'The quick brown fox jumps over the lazy dog.']) {
-      const values = evaluate(w, checks.map((c) => c.answer), text);
+      const values = evaluate(w, checks.map((c) => c.answer), { prompt: text });
       checks.forEach((c, i) => {
         const v = values[i];
         expect(v.ok, `${c.id}: ${v.ok ? '' : v.error.message}`).toBe(true);
@@ -203,7 +203,7 @@ describe("the lessons' checks on the learner's own prompt", () => {
       const [block, cost, previous] = evaluate(
         w,
         ['model.ablations(prompt).worstBlock', '(a => a.blocks[a.worstBlock].cost)(model.ablations(prompt))', 'model.heads(prompt).previousHead[1]'],
-        text,
+        { prompt: text },
       );
       expect(block).toEqual({ ok: true, value: a.worstBlock });
       expect(cost).toEqual({ ok: true, value: a.blocks[a.worstBlock].cost });
@@ -212,7 +212,7 @@ describe("the lessons' checks on the learner's own prompt", () => {
     // without a prompt, expressions read the default one
     expect(evaluate(w, ['prompt'])).toEqual([{ ok: true, value: DEFAULT_PROMPT }]);
     // a prompt the model cannot read: the check says why
-    const [bad] = evaluate(w, ['model.ablations(prompt).worstBlock'], 'A');
+    const [bad] = evaluate(w, ['model.ablations(prompt).worstBlock'], { prompt: 'A' });
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error.message).toMatch(/at least two bytes/);
   });

@@ -14,6 +14,9 @@ import { WIDGET_NAMES, WIDGETS_BY_MODULE, isWidgetName } from '../../web/src/les
 import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
 import { broadcastShapes as computeBroadcast, autogradGraph as computeGraph } from '../../web/src/worker/lessonOps/autograd';
 import { withShippedModel } from './load';
+import { runExperiment } from './experimentRuns';
+import { EXPERIMENTS } from '../../web/src/app/lessonExperiments';
+import { experimentsRead, type ExperimentRuns } from '../../web/src/viewmodels/experiments';
 import type { WorkerState } from '../../web/src/worker/state';
 
 const dir = new URL('../../web/src/lessons/', import.meta.url);
@@ -40,9 +43,9 @@ describe('lesson files', () => {
     expect(WIDGET_NAMES).toContain('row-norm');
     expect(WIDGET_NAMES.length).toBeGreaterThanOrEqual(21);
   });
-  it('the RMSNorm lesson has its 8 sections, each with a widget and at least two checks', () => {
+  it('the RMSNorm lesson has its 9 sections, each with a widget and at least two checks', () => {
     const l = lessons.find((x) => x.slug === 'rmsnorm')!;
-    expect(l.steps).toHaveLength(8);
+    expect(l.steps).toHaveLength(9);
     for (const s of l.steps) {
       expect(s.blocks.some((b) => b.kind === 'widget'), s.title).toBe(true);
       expect(s.blocks.filter((b) => b.kind === 'check').length, s.title).toBeGreaterThanOrEqual(2);
@@ -58,9 +61,20 @@ describe('lesson files', () => {
     }
     // RMSNorm: 19 checks, then 5 more that probe misconceptions and ask for predictions
     // (one node or a chain; centring; unit variance; RMSNorm(2x) = RMSNorm(x) exactly; depth compounds),
-    // and 3 on I + J_F measured on the real model (the gradient ledger on the learner's prompt)
+    // and 3 on I + J_F measured on the real model (the gradient ledger on the learner's prompt),
+    // then 6 answered from the learner's own runs (pre-norm vs post-norm, the residual switch)
     const rms = lessons.find((x) => x.slug === 'rmsnorm')!;
-    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 3, 4, 4, 3, 7, 2, 2]);
+    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 3, 4, 4, 3, 7, 2, 6, 2]);
+  });
+  it('a check answered from the learner’s runs never hides the experiment it needs (it could never be answered)', () => {
+    let read = 0;
+    for (const l of lessons)
+      for (const c of lessonChecks(l))
+        if (experimentsRead(c.answer).length > 0) {
+          read++;
+          expect(c.hides, `${l.slug}: ${c.id}`).not.toContain('train-experiment');
+        }
+    expect(read).toBeGreaterThanOrEqual(20);
   });
   it('a bad file is refused with a message naming the problem', () => {
     expect(() => parseLesson('x', 'no frontmatter')).toThrow(/frontmatter/);
@@ -129,14 +143,20 @@ describe('lessons against the real core', () => {
   /** Every check with the value the core computed for its answer, and every step's expressions. */
   let answered: { where: string; check: CheckSpec; value: ValueOutcome }[];
   let expressions: { where: string; expr: string; value: ValueOutcome }[];
+  /** The lessons' experiments, trained as the page trains them: what `runs` is in their checks. */
+  const runs: Record<string, ExperimentRuns> = {};
   withShippedModel((s) => ((w = s), (glass = s.glass)));
+  beforeAll(async () => {
+    const read = new Set(lessons.flatMap((l) => l.steps.flatMap((s) => stepExpressions(s).flatMap(experimentsRead))));
+    for (const id of read) runs[id] = (await runExperiment(glass, id)).runs;
+  }, 600_000);
   beforeAll(() => {
     answered = [];
     expressions = [];
     for (const l of lessons)
       for (const s of l.steps) {
         const where = `${l.slug} / ${s.title}`;
-        const values = new Map(stepExpressions(s).map((e) => [e, evaluate(w, [e])[0]]));
+        const values = new Map(stepExpressions(s).map((e) => [e, evaluate(w, [e], { runs })[0]]));
         for (const [expr, value] of values) expressions.push({ where, expr, value });
         for (const b of s.blocks) if (b.kind === 'check') answered.push({ where, check: b.check, value: values.get(b.check.answer)! });
       }
@@ -194,6 +214,66 @@ describe('lessons against the real core', () => {
       if (verdict !== 'right' && Number(fewer) !== 0) expect(verdict, `${label}: ${fewer}`).toBe('slip');
     }
     expect(numeric).toBeGreaterThan(40);
+  });
+
+  it("every experiment a lesson reads exists, is shown by a widget in the step that asks about it, and trained to its end", () => {
+    const ids = EXPERIMENTS.map((e) => e.id);
+    for (const l of lessons)
+      for (const s of l.steps) {
+        const shown = new Set(s.blocks.flatMap((b) => (b.kind === 'widget' && b.name === 'train-experiment' ? [b.args.experiment] : [])));
+        for (const id of stepExpressions(s).flatMap(experimentsRead)) {
+          expect(ids, `${l.slug} / ${s.title}: runs.${id}`).toContain(id);
+          expect(shown.has(id), `${l.slug} / ${s.title}: runs.${id} needs its widget in the step`).toBe(true);
+        }
+      }
+    expect(Object.keys(runs).sort()).toEqual([...ids].sort());
+    for (const [id, r] of Object.entries(runs))
+      for (const run of [r.A, r.B]) {
+        expect(run.steps, `${id} ${run.label}`).toBe(EXPERIMENTS.find((e) => e.id === id)!.a.train.steps);
+        expect(run.divergedAt).toBeNull();
+        expect(run.valLoss).not.toBeNull();
+      }
+  });
+
+  it('checks read the learner’s runs: a different run gives a different answer (not a value typed into the lesson)', () => {
+    const swapped = Object.fromEntries(Object.entries(runs).map(([id, r]) => [id, { A: r.B, B: r.A }]));
+    let differs = 0;
+    let read = 0;
+    for (const l of lessons)
+      for (const s of l.steps)
+        for (const b of s.blocks) {
+          if (b.kind !== 'check' || experimentsRead(b.check.answer).length === 0) continue;
+          read++;
+          const [mine, other] = [evaluate(w, [b.check.answer], { runs })[0], evaluate(w, [b.check.answer], { runs: swapped })[0]];
+          if (mine.ok && other.ok && JSON.stringify(mine.value) !== JSON.stringify(other.value)) differs++;
+        }
+    expect(read).toBeGreaterThanOrEqual(20);
+    // most answers change when run A and run B trade places; the rest ask about one run's own settings
+    expect(differs).toBeGreaterThan(read / 2);
+    // without the runs an answer that reads them is an error, never a stale number
+    const [none] = evaluate(w, ['runs.prenorm.A.valLoss']);
+    expect(none.ok).toBe(false);
+  });
+
+  it('the pre-norm vs post-norm runs show the claims of the RMSNorm lesson', () => {
+    const last = (g: number[][]) => g[g.length - 1];
+    const post = last(runs.prenorm.B.blockGradNorms);
+    const pre = last(runs.prenorm.A.blockGradNorms);
+    // post-norm: the last block's gradient is several times the first's; pre-norm: not so
+    expect(post[post.length - 1] / post[0]).toBeGreaterThan(3);
+    expect(pre[pre.length - 1] / pre[0]).toBeLessThan(3);
+    // without residuals nothing reaches block 0, and the loss stays at ln 256
+    expect(last(runs.residual.B.blockGradNorms)[0]).toBeLessThan(1e-6);
+    expect(runs.residual.B.losses.at(-1)!).toBeCloseTo(Math.log(256), 2);
+    // AdamW after one step: m² / v = (1 − β₁)² / (1 − β₂) = 0.2 whatever the gradient
+    const p = runs.adamw.A.probes[0];
+    expect(p.m[0] ** 2 / p.v[0]).toBeCloseTo(0.2, 4);
+    // the embedding of byte 0 never gets a gradient: only weight decay moves it, by 1 − lr λ a step
+    const e = runs.adamw.B.probes[2];
+    expect(e.m.every((x) => x === 0) && e.v.every((x) => x === 0)).toBe(true);
+    for (const t of [5, 50, 100]) expect(e.value[t] / e.value[t - 1]).toBeCloseTo(1 - runs.adamw.B.lr[t] * runs.adamw.B.weightDecay, 6);
+    // γ (a vector) is not decayed: with a zero gradient it would not move at all; it moves by its gradient only
+    expect(runs.adamw.A.probes[1].m.some((x) => x !== 0)).toBe(true);
   });
 
   it('the figures of the seed come out of the live model: 9 norms, 1,152 parameters', () => {

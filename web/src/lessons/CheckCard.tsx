@@ -15,6 +15,7 @@ import { formatValue } from './format';
 import { inline, type Values } from './Markdown';
 import { describePrecision, formatAtPrecision, judge, type CheckSpec, type Verdict } from './parse';
 import { markPassed } from './route';
+import { needsRun } from './runValues';
 
 type Status = 'open' | 'passed' | Verdict['kind'];
 
@@ -108,10 +109,17 @@ export function CheckCard({
       <button type="submit" disabled={!ready || given === ''}>
         Check
       </button>
-      {answer !== undefined && !answer.ok && (
-        <p class="check-feedback" role="alert">
-          The core could not compute this answer: {answer.error.message}
+      {needsRun(answer) ? (
+        <p class="check-feedback check-needs-run" data-testid={`${id}-needs-run`}>
+          Run the experiment in this step first: this question is answered from your own runs.
         </p>
+      ) : (
+        answer !== undefined &&
+        !answer.ok && (
+          <p class="check-feedback" role="alert">
+            The core could not compute this answer: {answer.error.message}
+          </p>
+        )
       )}
       <div aria-live="polite">
         {status === 'right' && (

@@ -2,13 +2,17 @@
 // steps; every step has its own address (?view=lessons&lesson=…&step=…).
 // The step's inline values and check answers are computed by the core in one
 // request when the step opens (after loading the model's weights if they use it),
-// and again when the learner's prompt changes if they read it (`prompt`).
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+// and again when the learner's prompt changes if they read it (`prompt`); those that
+// read the learner's experiment runs (`runs`) once both runs have ended.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { experimentsRead, finishedRuns } from '../viewmodels/experiments';
+import { NEEDS_RUN } from './runValues';
 import { CheckCard } from './CheckCard';
 import { CodeCell, cellError } from './CodeCell';
 import { askLesson, modelReadyFor } from '../viewmodels/lessonOp';
 import { lessonPrompt } from '../viewmodels/lessonPrompt';
 import { Markdown, type Values } from './Markdown';
+import type { ValueOutcome } from '../protocol/base';
 import { stepExpressions, type Lesson } from './parse';
 import { goTo, lessonRoute, markSeen, progress } from './route';
 import { LessonWidget } from './widgets';
@@ -31,7 +35,14 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
   const prompt = stepExpressions(step).some((e) => /\bprompt\b/.test(e)) ? lessonPrompt.value : null;
   const valuesKey = prompt === null ? stepKey : `${stepKey}|${prompt}`;
   const [computed, setComputed] = useState<{ key: string; values: Values; error: string | null }>({ key: '', values: null, error: null });
-  const values = computed.key === valuesKey ? computed.values : null;
+  // Expressions that read the learner's experiment runs are asked once those runs have ended (and again after a new run).
+  const [fromRuns, setFromRuns] = useState<{ key: string; values: Map<string, ValueOutcome> }>({ key: '', values: new Map() });
+  const done = finishedRuns.value;
+  const base = computed.key === valuesKey ? computed.values : null;
+  const values = useMemo(
+    () => (base === null ? null : fromRuns.key === stepKey ? new Map([...base, ...fromRuns.values]) : base),
+    [base, fromRuns, stepKey],
+  );
   const valuesError = computed.key === valuesKey ? computed.error : null;
   const p = lessonProgress(progress.value, lesson.slug);
   const gates = usePredictionGates(step, stepKey, p.passed);
@@ -47,7 +58,7 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
 
   const opened = useRef('');
   useEffect(() => {
-    const exprs = stepExpressions(step);
+    const exprs = stepExpressions(step).filter((e) => experimentsRead(e).length === 0);
     if (exprs.length === 0) {
       setComputed({ key: valuesKey, values: new Map(), error: null });
       return;
@@ -70,6 +81,30 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
       clearTimeout(timer);
     };
   }, [lesson.slug, stepIndex, prompt]);
+
+  useEffect(() => {
+    const exprs = stepExpressions(step).filter((e) => experimentsRead(e).length > 0);
+    const waiting = (e: string): ValueOutcome => ({
+      ok: false,
+      error: { name: NEEDS_RUN, message: `run the experiment ${experimentsRead(e).filter((id) => !Object.hasOwn(done, id)).join(' and ')} first` },
+    });
+    const ready = exprs.filter((e) => experimentsRead(e).every((id) => Object.hasOwn(done, id)));
+    const outcomes = new Map(exprs.map((e) => [e, waiting(e)]));
+    setFromRuns({ key: stepKey, values: new Map(outcomes) });
+    if (ready.length === 0) return;
+    let live = true;
+    const runs = Object.fromEntries([...new Set(ready.flatMap(experimentsRead))].map((id) => [id, done[id]]));
+    void askLesson('evaluate', { exprs: ready, runs }, 'step-run-values').then((o) => {
+      if (!live) return;
+      if (o.status === 'ok') ready.forEach((e, i) => outcomes.set(e, o.value[i]));
+      else if (o.status === 'error') ready.forEach((e) => outcomes.set(e, { ok: false, error: o.error }));
+      else return;
+      setFromRuns({ key: stepKey, values: outcomes });
+    });
+    return () => {
+      live = false;
+    };
+  }, [lesson.slug, stepIndex, done]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

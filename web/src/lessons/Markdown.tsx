@@ -12,6 +12,7 @@ import { formatValue } from './format';
 import { LIVE_VALUE, splitLiveValue } from './parse';
 import type { ValueOutcome } from '../protocol/base';
 import { openAddress } from './route';
+import { needsRun } from './runValues';
 
 export type Values = Map<string, ValueOutcome> | null;
 
@@ -30,6 +31,7 @@ function LiveValue({ inner, values }: { inner: string; values: Values }) {
   const { expr, format } = splitLiveValue(inner);
   const o = values?.get(expr);
   if (o === undefined) return <span class="md-live md-live-pending" title={expr}>…</span>;
+  if (needsRun(o)) return <span class="md-live md-live-waiting">(after your run)</span>;
   if (!o.ok)
     return (
       <span class="md-live md-live-error" role="alert" title={expr}>

@@ -42,7 +42,8 @@ export interface TrainSettings {
 
 /** Where the training text comes from; the trainer worker decodes and checks it (UTF-8, size). */
 export type DataSource =
-  | { kind: 'kjv'; url?: string } // the KJV excerpt shipped with the site, fetched by the worker (url: where; the client fills it in)
+  /** The KJV excerpt shipped with the site, fetched by the worker (url: where; the client fills it in); `bytes`: only its start, cut there (at a character boundary). */
+  | { kind: 'kjv'; url?: string; bytes?: number }
   | { kind: 'text'; text: string; label: string } // pasted text, or the lesson texts
   | { kind: 'file'; bytes: ArrayBuffer; name: string }; // an uploaded .txt (checked: UTF-8, at most 50 MB)
 
@@ -61,6 +62,21 @@ export interface RunSpec {
   init: InitSource;
   /** Keep a checkpoint in IndexedDB at every evaluation, to resume after a reload (default true; the console API: false). */
   persist?: boolean;
+  /** Entries of parameters to follow through AdamW: each step reports their value and moments (StepReport.probes). */
+  probes?: ProbeSpec[];
+}
+
+/** One number of one parameter (docs/model.md names; index into its flattened values). */
+export interface ProbeSpec {
+  param: string;
+  index: number;
+}
+
+/** A probed entry after a step: the parameter's value and AdamW's first and second moments (before bias correction). */
+export interface ProbeReading {
+  value: number;
+  m: number;
+  v: number;
 }
 
 /** Page -> trainer worker. */
@@ -89,6 +105,8 @@ export interface StepReport {
   tokensPerSecond: number;
   etaSeconds: number;
   valLoss: number | null; // set on evaluation steps
+  /** The spec's probes, in its order (only when it asked for some). */
+  probes?: ProbeReading[];
 }
 
 /** Trainer worker -> page. */

@@ -75,6 +75,7 @@ export function checkRunSpecShape(v: unknown): RunSpec {
   switch (data.kind) {
     case 'kjv':
       optionalStr(data, 'url', 'spec.data');
+      if (data.bytes !== undefined) num(data, 'bytes', 'spec.data');
       break;
     case 'text':
       str(data, 'text', 'spec.data');
@@ -102,6 +103,14 @@ export function checkRunSpecShape(v: unknown): RunSpec {
       fail("spec.init.kind must be 'scratch', 'shipped' or 'weights'");
   }
   if (s.persist !== undefined) bool(s, 'persist', 'spec');
+  if (s.probes !== undefined) {
+    if (!Array.isArray(s.probes)) fail('spec.probes must be an array');
+    for (const p of s.probes as unknown[]) {
+      const o = obj(p, 'spec.probes[]');
+      str(o, 'param', 'spec.probes[]');
+      num(o, 'index', 'spec.probes[]');
+    }
+  }
   return s as unknown as RunSpec;
 }
 
@@ -132,6 +141,13 @@ function checkReport(v: unknown): StepReport {
   numbers(r, 'blockGradNorms', 'report');
   numbers(r, 'residRms', 'report');
   numOrNull(r, 'valLoss', 'report');
+  if (r.probes !== undefined) {
+    if (!Array.isArray(r.probes)) fail('report.probes must be an array');
+    for (const p of r.probes as unknown[]) {
+      const o = obj(p, 'report.probes[]');
+      for (const k of ['value', 'm', 'v'] as const) num(o, k, 'report.probes[]');
+    }
+  }
   return r as unknown as StepReport;
 }
 

@@ -3,7 +3,6 @@
 // each), so this tab stays responsive. Every number here is a step report from
 // the core; this file lays the widgets out and wires their buttons.
 import { useEffect, useState } from 'preact/hooks';
-import type { StepReport } from '../../protocol/train';
 import { RUN_IDS, isActive, type RunId, type RunState, type TrainSession } from '../../viewmodels/train';
 import { lessonsBytes, sizeText } from '../../viewmodels/trainData';
 import { discardSaved, forgetSaved, lookForSavedRuns, resumeSaved, savedRuns, trainSession } from '../../viewmodels/trainSession';
@@ -15,8 +14,8 @@ import { RunPanel } from '../../widgets/train/RunPanel';
 import { SampleText } from '../../widgets/train/SampleText';
 import { SettingsForm } from '../../widgets/train/SettingsForm';
 import { StepHeatmap } from '../../widgets/train/StepHeatmap';
+import { GradHeatmaps, sharedScale } from '../../widgets/train/GradHeatmaps';
 import { WeightsLoader } from '../../widgets/train/WeightsLoader';
-import { logDecades } from '../../widgets/train/plotScale';
 import { loadOwnWeights } from '../inspectorState';
 import { view } from '../state';
 import { PRESETS } from '../trainPresets';
@@ -38,19 +37,6 @@ function ownLabel(r: RunState, patch: Pick<RunState, 'config' | 'train'>): strin
   return same ? r.label : 'your settings';
 }
 
-/** One colour scale for both runs' maps of a quantity, so a colour means the same number in each. */
-function sharedScale(runs: readonly RunState[], pick: (p: StepReport) => readonly number[]): { lo: number; hi: number } | null {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const r of runs)
-    for (const p of r.reports) {
-      const d = logDecades(pick(p));
-      if (d !== null) [lo, hi] = [Math.min(lo, d.lo), Math.max(hi, d.hi)];
-    }
-  return lo === Infinity ? null : { lo, hi };
-}
-
-const blockNames = (n: number) => Array.from({ length: n }, (_, i) => `block ${i}`);
 /** The stream's depths in words: the trainer's snapshot names ('embed', 'blocks.0.resid.ffn', …) or, before a run, the config's. */
 function depthNames(r: RunState): string[] {
   const names = r.info?.depthNames ?? ['embed', ...Array.from({ length: r.config.blocks }, (_, i) => `blocks.${i}`)];
@@ -63,7 +49,6 @@ export function TrainPage() {
   const runs = RUN_IDS.map((id) => s.runs[id].state.value);
   const busy = runs.some(isActive);
   const preset = s.preset;
-  const gradScale = sharedScale(runs, (p) => p.blockGradNorms);
   const rmsScale = sharedScale(runs, (p) => p.residRms);
   const [notes, setNotes] = useState<Record<RunId, string | null>>({ A: null, B: null });
   const note = (id: RunId, text: string | null) => setNotes((n) => ({ ...n, [id]: text }));
@@ -173,22 +158,7 @@ export function TrainPage() {
         <LossPlot runs={runs} />
       </div>
 
-      <div class="train-pair">
-        {runs.map((r) => (
-          <div class="train-card card" key={r.id}>
-            <StepHeatmap
-              title={`Run ${r.id}: gradient norm of each block, by step`}
-              quantity="gradient norm (before clipping)"
-              reports={r.reports}
-              total={r.reports.at(-1)?.total ?? r.train.steps}
-              pick={(p) => p.blockGradNorms}
-              scale={gradScale}
-              rowNames={blockNames(r.info?.config.blocks ?? r.config.blocks)}
-              testId={`grad-heatmap-${r.id}`}
-            />
-          </div>
-        ))}
-      </div>
+      <GradHeatmaps runs={runs} pairClass="train-pair" cardClass="train-card card" />
 
       <div class="train-pair">
         {runs.map((r) => (

@@ -21,4 +21,9 @@ export interface EvalInput {
   exprs: string[];
   /** The learner's own prompt, which expressions read as `prompt` (default: lessons/residual.ts's DEFAULT_PROMPT). */
   prompt?: string;
+  /**
+   * The learner's finished experiment runs (viewmodels/experiments.ts: id -> { A, B }), which the
+   * expressions read as `runs.<id>.A`; absent when no expression of the request reads a run.
+   */
+  runs?: Record<string, unknown>;
 }

@@ -2,8 +2,11 @@
 // solid line with round markers, B a dashed line with square markers, so the
 // two read apart without colour; a divergence is marked with a cross at its
 // step. Hover (or focus and use the arrow keys) to read one step of both.
+// Another per-step number of the reports (the learning rate, the gradient
+// norm) draws the same way with `series` (the training lesson's plots).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
+import type { StepReport } from '../../protocol/train';
 import type { RunState } from '../../viewmodels/train';
 import { finiteRange, linearAxis, stepAxis, thin } from './plotScale';
 import './LossPlot.css';
@@ -26,8 +29,31 @@ function useWidth(fallback: number): [ref: { current: HTMLElement | null }, widt
 }
 const MAX_POINTS = 800; // a path per line; more steps are thinned evenly (display only)
 
+/** What the plot draws for each run: one number of each step report, and whether validation losses are marked. */
+export interface PlotSeries {
+  /** The caption, bold part first: ["Loss", " (mean next-byte …)"]. */
+  caption: [string, string];
+  /** The quantity in the readout: "loss", "learning rate". */
+  name: string;
+  pick: (p: StepReport) => number;
+  /** Mark the validation losses. */
+  val: boolean;
+  /** A horizontal line at a value the runs share (the clipping threshold), with its words. */
+  level?: { value: number; label: string };
+  testId: string;
+}
+
+export const LOSS_SERIES: PlotSeries = {
+  caption: ['Loss', ' (mean next-byte cross-entropy, nats per byte): training loss of each step as a line, validation loss on held-out text as markers.'],
+  name: 'loss',
+  pick: (p) => p.loss,
+  val: true,
+  testId: 'loss-plot',
+};
+
 interface Props {
   runs: readonly RunState[];
+  series?: PlotSeries;
 }
 
 const STYLE = {
@@ -39,11 +65,13 @@ function Marker({ kind, x, y, cls }: { kind: 'circle' | 'square'; x: number; y: 
   return kind === 'circle' ? <circle class={`lp-mark ${cls}`} cx={x} cy={y} r={3.6} /> : <rect class={`lp-mark ${cls}`} x={x - 3.4} y={y - 3.4} width={6.8} height={6.8} />;
 }
 
-export function LossPlot({ runs }: Props) {
+export function LossPlot({ runs, series = LOSS_SERIES }: Props) {
   const [cursor, setCursor] = useState<number | null>(null);
   const [box, W] = useWidth(640);
+  const { pick: valueOf, val: marks, level } = series;
   const total = Math.max(1, ...runs.map((r) => r.reports.at(-1)?.total ?? r.train.steps));
-  const range = finiteRange(runs.flatMap((r) => [r.reports.map((p) => p.loss), r.val.map((v) => v.loss)]));
+  const vals = (r: RunState) => (marks ? r.val : []);
+  const range = finiteRange(runs.flatMap((r) => [r.reports.map(valueOf), vals(r).map((v) => v.loss), level === undefined ? [] : [level.value]]));
   const x = stepAxis(total, PAD.left, W - PAD.right);
   const y = linearAxis(range?.lo ?? 0, range?.hi ?? 1, H - PAD.bottom, PAD.top, 5);
   const bottom = H - PAD.bottom;
@@ -55,17 +83,18 @@ export function LossPlot({ runs }: Props) {
     let pen = false;
     for (const i of idx) {
       const p = r.reports[i];
-      if (!inside(p.loss)) {
+      const v = valueOf(p);
+      if (!inside(v)) {
         pen = false;
         continue;
       }
-      d += `${pen ? 'L' : 'M'} ${x.at(p.step).toFixed(1)} ${y.at(p.loss).toFixed(1)} `;
+      d += `${pen ? 'L' : 'M'} ${x.at(p.step).toFixed(1)} ${y.at(v).toFixed(1)} `;
       pen = true;
     }
     return d;
   };
 
-  const hovered = cursor === null ? null : runs.map((r) => ({ r, p: r.reports.find((q) => q.step === cursor) ?? null, v: r.val.find((q) => q.step === cursor) ?? null }));
+  const hovered = cursor === null ? null : runs.map((r) => ({ r, p: r.reports.find((q) => q.step === cursor) ?? null, v: vals(r).find((q) => q.step === cursor) ?? null }));
   const lastStep = Math.max(0, ...runs.map((r) => r.reports.at(-1)?.step ?? 0));
   const pick = (step: number) => setCursor(Math.max(1, Math.min(lastStep, step)));
   const onMove = (e: MouseEvent) => {
@@ -82,10 +111,10 @@ export function LossPlot({ runs }: Props) {
   };
 
   return (
-    <figure class="loss-plot" data-testid="loss-plot" ref={box}>
+    <figure class="loss-plot" data-testid={series.testId} ref={box}>
       <figcaption>
-        <strong>Loss</strong> (mean next-byte cross-entropy, nats per byte): training loss of each step as a line, validation loss on held-out
-        text as markers.
+        <strong>{series.caption[0]}</strong>
+        {series.caption[1]}
       </figcaption>
       <ul class="lp-legend">
         {runs.map((r) => (
@@ -102,7 +131,7 @@ export function LossPlot({ runs }: Props) {
         viewBox={`0 0 ${W} ${H}`}
         role="img"
         tabIndex={0}
-        aria-label="Loss of run A and run B by step. Use the arrow keys to read a step."
+        aria-label={`${series.caption[0]} of run A and run B by step. Use the arrow keys to read a step.`}
         onMouseMove={onMove}
         onMouseLeave={() => setCursor(null)}
         onKeyDown={onKey}
@@ -123,6 +152,14 @@ export function LossPlot({ runs }: Props) {
             </text>
           </g>
         ))}
+        {level !== undefined && (
+          <g class="lp-level">
+            <line class="lp-level-line" x1={PAD.left} x2={W - PAD.right} y1={y.at(level.value)} y2={y.at(level.value)} />
+            <text class="lp-tick" x={W - PAD.right - 4} y={y.at(level.value) - 5} text-anchor="end">
+              {level.label}
+            </text>
+          </g>
+        )}
         <line class="lp-axis" x1={PAD.left} x2={W - PAD.right} y1={bottom} y2={bottom} />
         <line class="lp-axis" x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={bottom} />
         <text class="lp-tick" x={(PAD.left + W - PAD.right) / 2} y={H - 4} text-anchor="middle">
@@ -131,7 +168,7 @@ export function LossPlot({ runs }: Props) {
         {runs.map((r) => (
           <g key={r.id}>
             <path class={`lp-line ${STYLE[r.id].cls}`} d={path(r)} stroke-dasharray={STYLE[r.id].dash} />
-            {r.val.filter((v) => inside(v.loss)).map((v) => (
+            {vals(r).filter((v) => inside(v.loss)).map((v) => (
               <Marker key={v.step} kind={STYLE[r.id].marker} x={x.at(v.step)} y={y.at(v.loss)} cls={STYLE[r.id].cls} />
             ))}
             {r.diverged !== null && (
@@ -146,12 +183,12 @@ export function LossPlot({ runs }: Props) {
         ))}
         {cursor !== null && <line class="lp-cursor" x1={x.at(cursor)} x2={x.at(cursor)} y1={PAD.top} y2={bottom} />}
       </svg>
-      <p class="lp-readout" aria-live="polite" data-testid="loss-readout">
+      <p class="lp-readout" aria-live="polite" data-testid={`${series.testId === 'loss-plot' ? 'loss' : series.testId}-readout`}>
         {hovered === null
           ? 'Hover the plot (or focus it and use the arrow keys) to read one step of both runs.'
           : `Step ${cursor!.toLocaleString('en')}: ` +
             hovered
-              .map(({ r, p, v }) => `run ${r.id} ${p === null ? 'not there yet' : `loss ${fmt(p.loss, 5)}`}${v === null ? '' : `, validation ${fmt(v.loss, 5)}`}`)
+              .map(({ r, p, v }) => `run ${r.id} ${p === null ? 'not there yet' : `${series.name} ${fmt(valueOf(p), 5)}`}${v === null ? '' : `, validation ${fmt(v.loss, 5)}`}`)
               .join(' · ')}
       </p>
     </figure>

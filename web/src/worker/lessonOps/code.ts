@@ -8,7 +8,8 @@
 // (singular values), model (the loaded weights: info(), run(text),
 // gradNorms(text), param(name) as a Tensor, paramGrad(name), and the
 // residual-stream tools ledger(text), lens(text), heads(text), ablations(text))
-// and prompt (the learner's own prompt, for checks asked "on your prompt").
+// and prompt (the learner's own prompt, for checks asked "on your prompt"); the
+// lesson's own expressions also see runs (the learner's finished experiment runs).
 import { Tensor } from '../../core';
 import { errorData, type Plain, type ValueOutcome } from '../../protocol/base';
 import type { CodeResult, EvalInput } from '../../protocol/lessons/code';
@@ -143,13 +144,16 @@ export function runCode(s: WorkerState, code: string): CodeResult {
   }
 }
 
-/** Evaluates each expression on its own (one failing does not hide the others). */
-export function evaluate(s: WorkerState, exprs: readonly string[], prompt?: string): ValueOutcome[] {
+/**
+ * Evaluates each expression on its own (one failing does not hide the others).
+ * They see the learner's `prompt` and finished experiment `runs` (EvalInput's).
+ */
+export function evaluate(s: WorkerState, exprs: readonly string[], { prompt, runs = {} }: Omit<EvalInput, 'exprs'> = {}): ValueOutcome[] {
   const glass = s.glass;
   return exprs.map((expr): ValueOutcome => {
     try {
       const value = glass.scope(() => {
-        const env = environment(s, () => {}, prompt);
+        const env = { ...environment(s, () => {}, prompt), runs };
         const fn = new Function(...Object.keys(env), `"use strict";\nreturn (${expr});`) as (...a: unknown[]) => unknown;
         return plain(fn(...Object.values(env)));
       });
@@ -163,5 +167,5 @@ export function evaluate(s: WorkerState, exprs: readonly string[], prompt?: stri
 
 /** The core worker's: the lesson's own expressions. (runCode is the sandbox's: worker/sandbox/sandbox.ts.) */
 export const codeHandlers = {
-  evaluate: (s: WorkerState, { exprs, prompt }: EvalInput): ValueOutcome[] => evaluate(s, exprs, prompt),
+  evaluate: (s: WorkerState, { exprs, ...seen }: EvalInput): ValueOutcome[] => evaluate(s, exprs, seen),
 };

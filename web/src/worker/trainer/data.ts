@@ -77,8 +77,23 @@ export async function readTrainingData(data: DataSource, fetchBytes: (url: strin
       } catch (e) {
         throw new DataError(`${label} could not be loaded (${e instanceof Error ? e.message : String(e)})`);
       }
-      const text = decodeText(buffer, label);
-      return { text, label, bytes: checkText(text, label) };
+      if (data.bytes === undefined) {
+        const text = decodeText(buffer, label);
+        return { text, label, bytes: checkText(text, label) };
+      }
+      const text = firstBytes(decodeText(buffer, label), data.bytes);
+      const bytes = checkText(text, label);
+      return { text, label: `the first ${bytes.toLocaleString('en')} bytes of ${label}`, bytes };
     }
   }
+}
+
+/** The text's first `n` UTF-8 bytes at most, cut before a character that would not fit whole. */
+export function firstBytes(text: string, n: number): string {
+  if (!Number.isInteger(n) || n < 1) throw new DataError(`the text's length must be a whole number of bytes from 1 up, got ${n}`);
+  const encoded = new TextEncoder().encode(text);
+  if (encoded.length <= n) return text;
+  let end = n;
+  while (end > 0 && (encoded[end] & 0xc0) === 0x80) end--; // a continuation byte: back to the character's start
+  return new TextDecoder('utf-8').decode(encoded.subarray(0, end));
 }

@@ -16,6 +16,7 @@ import type { RunSpec, StepReport, TrainCommand, TrainEvent } from '../../protoc
 import { checkRunSpecShape, checkTrainCommand } from '../../protocol/trainCheck';
 import { EVAL_WINDOWS, checkRunSpec } from '../../protocol/trainSettings';
 import { checkLength, readTrainingData, type TrainingText } from './data';
+import { checkProbes, readProbes } from './probe';
 
 export interface TrainerHost {
   glass: Glass;
@@ -177,6 +178,7 @@ export class TrainerRunner {
     }
     try {
       if (saved) session.restore(new Uint8Array(saved.checkpoint));
+      if (spec.probes !== undefined && spec.probes.length > 0) checkProbes(session.checkpoint(), spec.probes);
     } catch (e) {
       session.dispose();
       throw e;
@@ -191,6 +193,7 @@ export class TrainerRunner {
       data: spec.data.kind === 'file' ? { kind: 'text', text: text.text, label: text.label } : spec.data,
       init: { kind: 'scratch' },
       persist: spec.persist,
+      probes: spec.probes,
     };
     this.run = {
       spec: kept,
@@ -283,6 +286,8 @@ export class TrainerRunner {
       etaSeconds: run.wallSeconds * (r.total - r.step),
       valLoss: r.valLoss,
     };
+    const probes = run.spec.probes;
+    if (probes !== undefined && probes.length > 0) report.probes = readProbes(session.checkpoint(), probes);
     run.reports.push(report);
     this.host.post({ type: 'step', report });
     if (sample !== null) this.host.post({ type: 'sample', step: r.step, prompt: run.prompt, text: sample });

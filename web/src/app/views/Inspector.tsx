@@ -11,6 +11,7 @@ import { ScrollBox } from '../ScrollBox';
 import { inspectBusy, inspectOutcome, ownWeights, promptRun, retryWeights, startInspector, weights } from '../inspectorState';
 import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
 import { inspectorSettings } from '../state';
+import { lookInsideContext } from './inspectorTools';
 import { BlockMap } from '../../widgets/inspector/BlockMap';
 import { GradientNorms } from '../../widgets/inspector/GradientNorms';
 import { LookInside } from '../../widgets/inspector/LookInside';
@@ -96,7 +97,7 @@ export function Inspector() {
           </div>
           <div class="card" data-testid="look-inside-card">
             <h2>Look inside: attention heads and the logit lens</h2>
-            <LookInside run={result.run} />
+            <LookInside ctx={lookInsideContext(result, w.info, open)} />
           </div>
           {result.snapshotGradNorms !== null && result.paramGradNorms !== null && (
             <div class="card">

@@ -96,7 +96,7 @@ export function Inspector() {
             </div>
           </div>
           <div class="card" data-testid="look-inside-card">
-            <h2>Look inside: attention heads and the logit lens</h2>
+            <h2>Look inside: attention heads, the logit lens, the residual ledger, interventions, a gradient check</h2>
             <LookInside ctx={lookInsideContext(result, w.info, open)} />
           </div>
           {result.snapshotGradNorms !== null && result.paramGradNorms !== null && (

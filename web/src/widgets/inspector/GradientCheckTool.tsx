@@ -35,7 +35,11 @@ function NumberField(props: { label: string; value: number; check: (v: number) =
   return (
     <label class="interp-field">
       {props.label}{' '}
-      <input type="text" inputMode="decimal" size={8} value={text} onChange={(e) => commit(e.currentTarget.value)} aria-invalid={problem !== null} data-testid={props.testId} />
+      <input type="text" inputMode="decimal" size={8} value={text}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onChange={(e) => commit(e.currentTarget.value)}
+        onKeyDown={(e) => e.key === 'Enter' && commit(e.currentTarget.value)}
+        aria-invalid={problem !== null} data-testid={props.testId} />
       {problem !== null && (
         <span class="interp-field-problem" role="alert" data-testid={`${props.testId}-problem`}>
           {problem}
@@ -57,10 +61,10 @@ function Row({ side }: { side: GradientCheckSide }) {
       <td class="num">{num(side.value)}</td>
       <td class="num">{num(side.grad)}</td>
       <td class="num" data-testid={`gc-${side.dtype}-predicted`}>
-        {num(side.predicted)}
+        {num(side.predicted, 9)}
       </td>
       <td class="num" data-testid={`gc-${side.dtype}-actual`}>
-        {num(side.actual)}
+        {num(side.actual, 9)}
       </td>
     </tr>
   );
@@ -81,7 +85,8 @@ export function GradientCheckTool({ ctx }: { ctx: ToolContext }) {
   );
   const r = answer.result;
   const shape = r !== null && r.target === target ? r.shape : null;
-  const rows = shape !== null && shape.length === 2 ? shape[0] : labels.length;
+  // until the core has said the target's shape, only the core bounds the row (it refuses one out of range by name)
+  const rows = shape !== null && shape.length === 2 ? shape[0] : isParam ? 100_000 : labels.length;
   const cols = shape !== null ? shape[shape.length - 1] : 100_000;
   const current = r === null ? null : run.dtype === 'float64' ? r.float64 : r.float32;
   const where = r === null ? '' : r.coords.length === 2 ? `(${r.coords[0]}, ${r.coords[1]})` : `${r.coords[0]}`;
@@ -189,6 +194,7 @@ export function GradientCheckTool({ ctx }: { ctx: ToolContext }) {
                 ownWeights={ctx.ownWeights}
                 onDownloadWeights={ctx.onDownloadWeights}
                 testId="gc-reproduce-value"
+                title="Reproduce this number in PyTorch"
               />
               <ReproduceLine
                 input={{ weights: ctx.weightsFile, text: run.text, dtype: run.dtype, eps: run.eps, interventions: [], what: { kind: 'grad', name: target, coords: r.coords } }}
@@ -196,6 +202,7 @@ export function GradientCheckTool({ ctx }: { ctx: ToolContext }) {
                 ownWeights={ctx.ownWeights}
                 onDownloadWeights={ctx.onDownloadWeights}
                 testId="gc-reproduce-grad"
+                title="Reproduce its gradient in PyTorch"
               />
             </>
           )}

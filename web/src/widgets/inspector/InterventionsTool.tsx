@@ -33,6 +33,12 @@ function normLabel(name: string): string {
   return m === null ? name : `the ${m[2] === 'attn' ? 'attention' : 'SwiGLU'} norm of block ${m[1]} (${name})`;
 }
 
+/** A snapshot's plain name with its code name; the attention weights too. */
+function snapshotLabel(name: string): string {
+  const m = /^blocks\.(\d+)\.attn\.pattern$/.exec(name);
+  return m === null ? withCode(name) : `attention weights of block ${m[1]} (${name})`;
+}
+
 /** One intervention in words, with its text form. */
 export function describeIntervention(text: string): string {
   const f = text.split(':');
@@ -238,7 +244,7 @@ export function InterventionsTool({ ctx }: { ctx: ToolContext }) {
               <tbody>
                 {changed.map((c) => (
                   <tr key={c.name}>
-                    <th scope="row">{withCode(c.name)}</th>
+                    <th scope="row">{snapshotLabel(c.name)}</th>
                     <td class="num">{c.maxAbs === null ? 'NaN' : fmt(c.maxAbs, 4)}</td>
                     <td class="num">{c.relNorm === null ? 'NaN' : `${fmt(c.relNorm * 100, 3)}%`}</td>
                   </tr>

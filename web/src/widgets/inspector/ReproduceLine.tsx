@@ -11,9 +11,11 @@ interface Props {
   ownWeights: boolean;
   onDownloadWeights: () => void;
   testId?: string;
+  /** The summary's words, when a tool offers more than one line. */
+  title?: string;
 }
 
-export function ReproduceLine({ input, prints, ownWeights, onDownloadWeights, testId = 'reproduce' }: Props) {
+export function ReproduceLine({ input, prints, ownWeights, onDownloadWeights, testId = 'reproduce', title = 'Reproduce in PyTorch' }: Props) {
   const line = reproduceCommand(input);
   const [copied, setCopied] = useState<string | null>(null);
   const copy = () => {
@@ -24,7 +26,7 @@ export function ReproduceLine({ input, prints, ownWeights, onDownloadWeights, te
   };
   return (
     <details class="interp-reproduce" data-testid={testId}>
-      <summary>Reproduce in PyTorch</summary>
+      <summary>{title}</summary>
       <p class="interp-note">
         Run this in a copy of the GlassLLM repository (it needs Python with PyTorch). An independent PyTorch version of the model
         prints {prints}.

@@ -149,6 +149,10 @@ test('the tools on a model trained a few steps in the page, opened in the inspec
   await expect(page.getByTestId('weights-ready')).toContainText(/trained here/i, { timeout: 60_000 });
   await expect(page.getByTestId('inspector-results')).toBeVisible({ timeout: 20_000 });
   await page.getByTestId('look-inside').locator('> summary').click();
+  // the heads and the lens of these weights: one summary row per head, the lens's last depth is the model
+  await expect(page.getByTestId('look-head-summary').locator('tbody tr')).toHaveCount(4, { timeout: 20_000 });
+  await page.getByTestId('tool-lens').click();
+  await expect(page.getByTestId('look-lens-check')).toHaveText('0', { timeout: 20_000 });
   await page.getByTestId('tool-ledger').click();
   await ledgerChecks(page);
   await page.getByTestId('tool-intervene').click();
@@ -158,6 +162,13 @@ test('the tools on a model trained a few steps in the page, opened in the inspec
   await page.getByTestId('gc-reproduce-value').locator('summary').click();
   await expect(page.getByTestId('gc-reproduce-value-command')).toContainText('glass-my-weights.safetensors');
   await expect(page.getByTestId('gc-reproduce-value-download')).toBeVisible();
+  const p64 = Number(await page.getByTestId('gc-float64-predicted').textContent());
+  const a64 = Number(await page.getByTestId('gc-float64-actual').textContent());
+  expect(Math.abs(p64 - a64)).toBeLessThanOrEqual(1e-4 * Math.abs(p64) + 1e-12);
+  // the weights the line names, downloaded under that name
+  const download = page.waitForEvent('download');
+  await page.getByTestId('gc-reproduce-value-download').click();
+  expect((await download).suggestedFilename()).toBe('glass-my-weights.safetensors');
 });
 
 /** A model of the default shape (4 blocks of d 128, 4 heads, a 128-byte context) from its random init, 3 steps, opened in the inspector. */

@@ -11,7 +11,9 @@
 # `glassllm init`), each in float32 and float64; plus a negative control that must fail
 # (interleaved RoPE in torch). Issue 12 (tests/reference/compare_interp.py, `glassllm interp`):
 # attention patterns, the logit lens and every intervention, on the shipped weights (each
-# intervention alone) and on every variant (all its kinds at once), same tolerances.
+# intervention alone) and on every variant (all its kinds at once), same tolerances; and the
+# inspector's "Reproduce in PyTorch" lines (web/src/viewmodels/reproduce.ts), run through bash as a
+# learner would paste them, against the core's numbers (tests/reference/page_commands.test.ts, Vitest).
 # Fails loudly, never skips, when /usr/bin/python3 cannot import torch.
 # Ends with one line "reference: N passed, M failed" (N, M count tensor comparisons).
 set -euo pipefail
@@ -126,6 +128,17 @@ print("  %s: loss %.17g vs %.17g, pattern %.17g vs %.17g" % ("ok" if ok else "FA
 sys.exit(0 if ok else 1)
 PYEOF
 if ((rc == 0)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
+say "reference: the page's Reproduce in PyTorch lines, run as pasted, print the core's numbers (tests/reference/page_commands.test.ts)"
+rc=0
+npx vitest run --config tests/reference/vitest.config.ts 2>&1 | tee "$W/page_commands.log" || rc=$?
+# "Tests  6 passed (6)" / "Tests  1 failed | 5 passed (6)"
+line=$(sed -E 's/\x1b\[[0-9;]*m//g' "$W/page_commands.log" | grep -E '^ *Tests ' | tail -1 || true)
+page_passed=$(grep -oE '[0-9]+ passed' <<<"$line" | cut -d' ' -f1 || true)
+page_failed=$(grep -oE '[0-9]+ failed' <<<"$line" | cut -d' ' -f1 || true)
+passed=$((passed + ${page_passed:-0}))
+failed=$((failed + ${page_failed:-0}))
+if ((rc != 0)) && [[ -z "$page_failed" ]]; then failed=$((failed + 1)); fi
 
 say "reference: negative control (torch with interleaved RoPE must NOT match)"
 rc=0

@@ -13,8 +13,9 @@ async function open(page: Page) {
   // closed until asked for: nothing of it is computed before
   await expect(page.getByTestId('look-heads')).toHaveCount(0);
   await page.getByText('Show each attention head and what the model would predict at every depth').click();
+  // one tool at a time (issue 12's tools are tabs): the heads first
   await expect(page.getByTestId('look-heads')).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByTestId('look-lens')).toBeVisible({ timeout: 20_000 });
+  await expect(page).toHaveURL(/[?&]tool=heads(&|$)/);
 }
 
 test('attention heads: pick a block and a head, read a weight, the summary of every head', async ({ page }) => {
@@ -37,6 +38,8 @@ test('attention heads: pick a block and a head, read a weight, the summary of ev
 
 test('the logit lens: every depth by every byte, the last depth is the model', async ({ page }) => {
   await open(page);
+  await page.getByTestId('tool-lens').click();
+  await expect(page.getByTestId('look-lens')).toBeVisible({ timeout: 20_000 });
   const table = page.getByTestId('look-lens-table');
   await expect(table.locator('tbody tr')).toHaveCount(9);
   await expect(table.locator('tbody tr').first().locator('th')).toContainText('embedding');

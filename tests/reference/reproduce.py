@@ -9,6 +9,7 @@ WHAT:
   loss                          the mean next-byte loss (and, with --intervene, the loss without)
   snapshot NAME INDEX           one element of a snapshot (docs/model.md name; blocks.{i}.attn.pattern too)
   grad NAME INDEX               one element of dL/d snapshot or dL/d parameter
+  param NAME INDEX              one element of a parameter (as the weights file holds it, in --dtype)
   lens DEPTH POSITION           the logit lens at a stream snapshot (embed, blocks.{i}.resid.attn, ...)
                                 and a position: the top 5 next bytes and the loss of the true next byte
 
@@ -56,7 +57,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("weights")
     ap.add_argument("text")
-    ap.add_argument("what", choices=["loss", "snapshot", "grad", "lens"])
+    ap.add_argument("what", choices=["loss", "snapshot", "grad", "param", "lens"])
     ap.add_argument("args", nargs="*")
     ap.add_argument("--dtype", choices=["f32", "f64"], default="f32")
     ap.add_argument("--eps", type=float, default=None)
@@ -78,6 +79,11 @@ def main():
         if name not in r["snapshots"]:
             sys.exit("reproduce.py: no snapshot %r; snapshots: %s" % (name, ", ".join(r["snapshots"])))
         print(fmt % element(r["snapshots"][name], index, name))
+    elif a.what == "param":
+        P, _ = torch_model.load_params(a.weights, torch_model.DTYPES[a.dtype])
+        if name not in P:
+            sys.exit("reproduce.py: no parameter %r; parameters: %s" % (name, ", ".join(P)))
+        print(fmt % element(P[name].detach(), index, name))
     elif a.what == "grad":
         g = r["grads"].get(name)
         if name not in r["grads"]:

@@ -18,7 +18,8 @@ import type { LabResult, SeedRow } from '../protocol/lab';
 import { shortProblem } from '../protocol/validate';
 import { core, startCore } from './core';
 import { BAD_MESSAGE_ERROR, NO_ANSWER_ERROR, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
-import { DEFAULT_INSPECTOR, readInspectorUrl, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
+import { DEFAULT_INSPECTOR, readInspectorUrl, truncateUtf8, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
+import { DEFAULT_INTERP, readInterpUrl, writeInterpUrl, type InterpSettings } from './interpSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
 import { keepPrompt, keptPrompt } from './promptStore';
 import { readUrl, writeUrl, type View } from './urlState';
@@ -27,6 +28,8 @@ import { readUrl, writeUrl, type View } from './urlState';
 export const view = signal<View>('start');
 export const labSettings = signal<LabSettings>(DEFAULT_LAB);
 export const inspectorSettings = signal<InspectorSettings>(DEFAULT_INSPECTOR);
+/** The inspector's "Look inside" tools: the open tool, position, coordinate, head, interventions (interpSettings.ts). */
+export const interpSettings = signal<InterpSettings>(DEFAULT_INTERP);
 /** Problems found in the address when the page opened (shown once, dismissible). */
 export const urlProblems = signal<string[]>([]);
 
@@ -106,11 +109,13 @@ export function startApp(spawn: () => WorkerLike): void {
   // no prompt in the address: the long one this tab kept (promptStore.ts), if any
   const kept = new URLSearchParams(location.search).has('prompt') ? null : keptPrompt();
   if (kept !== null) initialInspector.settings.prompt = kept;
+  const initialInterp = readInterpUrl(location.search, truncateUtf8(initialInspector.settings.prompt).bytes);
   batch(() => {
     view.value = initial.state.view;
     labSettings.value = initial.state.lab;
     inspectorSettings.value = initialInspector.settings;
-    urlProblems.value = [...initial.problems, ...initialInspector.problems];
+    interpSettings.value = initialInterp.settings;
+    urlProblems.value = [...initial.problems, ...initialInspector.problems, ...initialInterp.problems];
   });
   startCore(spawn, {
     onReady: () => {
@@ -140,8 +145,9 @@ export function startApp(spawn: () => WorkerLike): void {
   effect(() => {
     const state = { view: view.value, lab: labSettings.value };
     const inspector = inspectorSettings.value;
+    const interp = interpSettings.value;
     keepPrompt(inspector.prompt);
-    const address = () => writeInspectorUrl(inspector, writeUrl(state, location.search));
+    const address = () => writeInterpUrl(interp, writeInspectorUrl(inspector, writeUrl(state, location.search)));
     clearTimeout(timer);
     if (state.view !== readUrl(location.search).state.view) {
       history.pushState(null, '', address());
@@ -155,7 +161,9 @@ export function startApp(spawn: () => WorkerLike): void {
     labSettings.value = read.state.lab;
     const inspector = readInspectorUrl(location.search, null); // names checked against the model once it loads (inspectorState.ts)
     inspectorSettings.value = inspector.settings;
-    const problems = [...read.problems, ...inspector.problems];
+    const interp = readInterpUrl(location.search, truncateUtf8(inspector.settings.prompt).bytes);
+    interpSettings.value = interp.settings;
+    const problems = [...read.problems, ...inspector.problems, ...interp.problems];
     if (problems.length > 0) urlProblems.value = problems;
   });
 

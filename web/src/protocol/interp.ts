@@ -6,13 +6,14 @@ import type {
   GradientCheck,
   Intervention,
   InterventionReport,
+  LedgerTerm,
   LogitLens,
   NamedTensor,
   ResidualLedger,
 } from '../core';
 import type { ModelRunSettings } from './model';
 
-export type { AttentionSummary, GradientCheck, Intervention, InterventionReport, LogitLens, ResidualLedger };
+export type { AttentionSummary, GradientCheck, Intervention, InterventionReport, LedgerTerm, LogitLens, ResidualLedger };
 
 /** A run and the interventions it is made with (none: the model as loaded). */
 export interface InterpRun {
@@ -45,13 +46,23 @@ export interface HeadsResult {
 export interface GradCheckInput extends InterpRun {
   /** A snapshot (docs/model.md name or alias; blocks.{i}.attn.pattern too) or a parameter name. */
   target: string;
-  /** Row-major element index (a snapshot without its batch axis). */
+  /** Row-major element index (a snapshot without its batch axis); ignored when `at` is given. */
   index: number;
+  /**
+   * The element as a position and a coordinate: (pos, coord) of a 2-D tensor
+   * ((n, d) snapshots, (rows, cols) matrices), coord alone of a vector (γ);
+   * the worker turns it into the index and says which is out of range.
+   */
+  at?: { pos: number; coord: number };
   /** δ per dtype (default DEFAULT_DELTA: 1e-3 in float32, 1e-6 in float64). */
   delta?: { float32?: number; float64?: number };
 }
 
-export type { GradientCheck as GradCheckResult };
+export interface GradCheckResult extends GradientCheck {
+  /** The target's shape (a snapshot's without its batch axis) and the element's coordinates in it. */
+  shape: number[];
+  coords: number[];
+}
 
 export interface InterveneResult {
   report: InterventionReport;

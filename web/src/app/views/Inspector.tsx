@@ -12,6 +12,7 @@ import { contextBytes, inspectBusy, inspectOutcome, loadedModel, ownWeights, pro
 import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
 import { SHIPPED_SHAPE } from '../../protocol/modelNames';
 import { inspectorSettings } from '../state';
+import { lookInsideContext } from './inspectorTools';
 import { BlockMap } from '../../widgets/inspector/BlockMap';
 import { GradientNorms } from '../../widgets/inspector/GradientNorms';
 import { LookInside } from '../../widgets/inspector/LookInside';
@@ -104,8 +105,8 @@ export function Inspector() {
             </div>
           </div>
           <div class="card" data-testid="look-inside-card">
-            <h2>Look inside: attention heads and the logit lens</h2>
-            <LookInside run={result.run} model={model} />
+            <h2>Look inside: attention heads, the logit lens, the residual ledger, interventions, a gradient check</h2>
+            <LookInside ctx={lookInsideContext(result, w.info, open)} />
           </div>
           {result.snapshotGradNorms !== null && result.paramGradNorms !== null && (
             <div class="card">

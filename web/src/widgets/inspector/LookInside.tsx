@@ -1,22 +1,29 @@
 // "Look inside": the current run's attention patterns, one head at a time with
-// the prompt's bytes along both edges and every head's summary, and the logit
-// lens as a depth × position table. Every number comes from the core
-// (worker/interp.ts: interpHeads, interpLens) for the inspector's own run.
+// the prompt's bytes along both edges and every head's summary, the logit
+// lens as a depth × position table, and (one file each) the residual ledger,
+// interventions and the gradient check. One tool is open at a time; which one,
+// the head, the position and the rest are in the address (app/interpSettings.ts).
+// Every number comes from the core (worker/interp.ts) for the inspector's own run.
 import { useState } from 'preact/hooks';
 import { fmt } from '../../app/format';
+import { TOOLS, TOOL_TITLES, type Tool } from '../../app/interpSettings';
 import { ScrollBox } from '../../app/ScrollBox';
-import { normWord, tensorName } from '../../app/tensorNames';
-import { SHIPPED_SHAPE, hasFinalNorm, type ModelShape } from '../../protocol/modelNames';
-import type { ModelRunSettings } from '../../protocol/model';
+import { normWord, tensorName, withCode } from '../../app/tensorNames';
+import { hasFinalNorm, type ModelShape } from '../../protocol/modelNames';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { AttentionHeatmap } from '../lessons/AttentionHeatmap';
 import { ToNotice } from '../ToNotice';
+import { GradientCheckTool } from './GradientCheckTool';
+import type { ToolContext } from './interpContext';
+import { InterventionsTool } from './InterventionsTool';
+import { PositionPicker } from './PositionPicker';
+import { ReproduceLine } from './ReproduceLine';
+import { ResidualLedgerTool } from './ResidualLedgerTool';
 import './LookInside.css';
+import './InterpTools.css';
 
 interface Props {
-  run: ModelRunSettings;
-  /** The loaded model's config (its words: norms, stream names); the shipped model's by default. */
-  model?: ModelShape;
+  ctx: ToolContext;
 }
 
 const pct = (p: number | null) => (p === null ? '—' : `${(p * 100).toFixed(1)}%`);
@@ -27,19 +34,23 @@ function depthLabel(code: string, m: ModelShape): string {
   return t.block === null ? t.name : `block ${t.block}, ${t.short}`;
 }
 
-function Heads({ run, model }: Props) {
+function Heads({ ctx }: Props) {
+  const { run, settings, model } = ctx;
   // the model is a dependency too: another model loaded (the Train view's) has other patterns for the same text
   const answer = useLessonOp('interpHeads', { run }, [run.text, run.eps, run.dtype, model], { channel: 'look-inside-heads' });
-  const [block, setBlock] = useState(0);
-  const [head, setHead] = useState(0);
-  const [row, setRow] = useState<number | null>(null);
   const r = answer.result;
   if (r === null) return <p class="look-status">{answer.error ?? 'Asking the core for the attention patterns…'}</p>;
   const blocks = r.patterns.length;
-  const b = Math.min(block, blocks - 1);
+  const b = Math.min(settings.head.block, blocks - 1);
   const p = r.patterns[b];
   const [heads, n] = p.shape;
-  const h = Math.min(head, heads - 1);
+  const h = Math.min(settings.head.head, heads - 1);
+  const asked = settings.head;
+  const outside = asked.block !== b || asked.head !== h;
+  const row = Math.min(settings.pos, n - 1);
+  const setBlock = (block: number) => ctx.onChange({ head: { block, head: h } });
+  const setHead = (head: number) => ctx.onChange({ head: { block: b, head } });
+  const setRow = (pos: number) => ctx.onChange({ pos });
   const weights = Array.from({ length: n }, (_, t) => Array.from(p.data.subarray((h * n + t) * n, (h * n + t + 1) * n)));
   const rows = r.summary.heads.filter((s) => s.block === b);
   const sharpest = rows.reduce((best, s) => ((s.previous ?? 0) > (best.previous ?? 0) ? s : best), rows[0]);
@@ -62,6 +73,12 @@ function Heads({ run, model }: Props) {
           </button>
         ))}
       </div>
+      {outside && (
+        <p class="notice notice-warn" role="alert" data-testid="look-head-outside">
+          The address asks for head {asked.head} of block {asked.block}; this model has blocks 0 to {blocks - 1} with heads 0 to {heads - 1}, so
+          head {h} of block {b} is shown.
+        </p>
+      )}
       <p class="look-caption">
         Attention weights of head {h} in block {b} (<code>blocks.{b}.attn.pattern</code>): row t is what position t reads from
         positions 0 … t; each row adds up to 1.
@@ -105,13 +122,23 @@ function Heads({ run, model }: Props) {
   );
 }
 
-function Lens({ run, model = SHIPPED_SHAPE }: Props) {
+function Lens({ ctx }: Props) {
+  const { run, model } = ctx;
   const answer = useLessonOp('interpLens', { run }, [run.text, run.eps, run.dtype, model], { channel: 'look-inside-lens' });
   const r = answer.result;
   if (r === null) return <p class="look-status">{answer.error ?? 'Asking the core for the logit lens…'}</p>;
   const { lens, labels } = r;
   const n = labels.length;
   const last = lens.depths.length - 1;
+  // the chosen entry: the open tensor if it is a depth of the stream (else the last depth), at the address's position
+  const depth = lens.depths.includes(ctx.tensor) ? lens.depths.indexOf(ctx.tensor) : last;
+  const pos = Math.min(ctx.settings.pos, n - 1);
+  const pick = (k: number, t: number) => {
+    ctx.onChange({ pos: t });
+    ctx.onTensor(lens.depths[k]);
+  };
+  const entryTop = lens.top[depth][pos];
+  const entryLoss = lens.loss[depth][pos];
   const first = lens.meanLoss[0];
   const final = lens.meanLoss[last];
   return (
@@ -149,7 +176,8 @@ function Lens({ run, model = SHIPPED_SHAPE }: Props) {
                   return (
                     <td
                       key={t}
-                      class={`num look-cell${hit ? ' is-hit' : ''}`}
+                      onClick={() => pick(k, t)}
+                      class={`num look-cell${hit ? ' is-hit' : ''}${k === depth && t === pos ? ' is-picked' : ''}`}
                       title={`${top.map((p) => `${p.label} ${pct(p.prob)}`).join(', ')}${loss === undefined || loss === null ? '' : ` · loss of “${labels[t + 1]}” ${fmt(loss, 4)} nats`}`}
                     >
                       {best?.label ?? ''}
@@ -161,6 +189,41 @@ function Lens({ run, model = SHIPPED_SHAPE }: Props) {
           </tbody>
         </table>
       </ScrollBox>
+      <div class="interp-controls">
+        <label class="interp-field">
+          depth{' '}
+          <select value={depth} onChange={(e) => pick(Number(e.currentTarget.value), pos)} data-testid="look-lens-depth">
+            {lens.depths.map((d, k) => (
+              <option key={d} value={k}>
+                {depthLabel(d, model)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <PositionPicker labels={labels} pos={pos} onPos={(t) => pick(depth, t)} testId="look-lens-pos" />
+      </div>
+      <p class="interp-note" data-testid="look-lens-entry">
+        Read at {withCode(lens.depths[depth], model)} after position {pos} “{labels[pos]}”:{' '}
+        {entryTop.map((p, j) => (
+          <span key={p.byte}>
+            {j > 0 ? ', ' : ''}
+            <span class="interp-byte">{p.label}</span> {pct(p.prob)}
+          </span>
+        ))}
+        {entryLoss !== undefined && entryLoss !== null && (
+          <>
+            {' '}
+            · loss of the true next byte “{labels[pos + 1]}”: <span class="num">{fmt(entryLoss, 6)}</span> nats
+          </>
+        )}
+      </p>
+      <ReproduceLine
+        input={{ weights: ctx.weightsFile, text: run.text, dtype: run.dtype, eps: run.eps, interventions: [], what: { kind: 'lens', depth: lens.depths[depth], pos } }}
+        prints={`the same top 5${entryLoss === undefined || entryLoss === null ? '' : ` and the loss of the next byte, ${fmt(entryLoss, 9)}`}`}
+        ownWeights={ctx.ownWeights}
+        onDownloadWeights={ctx.onDownloadWeights}
+        testId="look-lens-reproduce"
+      />
       {first !== null && final !== null && (
         <ToNotice testId="look-lens-notice">
           {' '}
@@ -172,24 +235,50 @@ function Lens({ run, model = SHIPPED_SHAPE }: Props) {
   );
 }
 
+const TOOL_VIEWS: Record<Tool, (p: Props) => preact.JSX.Element> = {
+  heads: Heads,
+  lens: Lens,
+  ledger: ResidualLedgerTool,
+  intervene: InterventionsTool,
+  gradcheck: GradientCheckTool,
+};
+
 /**
  * Closed until asked for: while open, every new prompt costs the core a second
  * run (with the patterns recorded), so the inspector does not pay for it unasked.
+ * The address's `tool` opens it (and names the tool shown).
  */
-export function LookInside({ run, model }: Props) {
-  const [open, setOpen] = useState(false);
+export function LookInside({ ctx }: Props) {
+  const tool = ctx.settings.tool;
+  const [last, setLast] = useState<Tool>(tool ?? 'heads');
+  const choose = (t: Tool) => {
+    setLast(t);
+    ctx.onChange({ tool: t });
+  };
+  const View = tool === null ? null : TOOL_VIEWS[tool];
   return (
-    <details class="look-inside-box" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)} data-testid="look-inside">
-      <summary>Show each attention head and what the model would predict at every depth</summary>
-      {open && (
+    <details
+      class="look-inside-box"
+      open={tool !== null}
+      onToggle={(e) => {
+        const open = (e.currentTarget as HTMLDetailsElement).open;
+        if (open !== (tool !== null)) ctx.onChange({ tool: open ? last : null });
+      }}
+      data-testid="look-inside"
+    >
+      <summary>Show each attention head and what the model would predict at every depth; the residual ledger, interventions and a gradient check</summary>
+      {tool !== null && View !== null && (
         <div class="look-inside">
-          <section aria-labelledby="look-heads-title">
-            <h3 id="look-heads-title">Attention heads</h3>
-            <Heads run={run} model={model} />
-          </section>
-          <section aria-labelledby="look-lens-title">
-            <h3 id="look-lens-title">The logit lens</h3>
-            <Lens run={run} model={model} />
+          <div class="look-pick interp-tabs" role="tablist" aria-label="Tools">
+            {TOOLS.map((t) => (
+              <button type="button" role="tab" key={t} class={t === tool ? 'is-on' : ''} aria-selected={t === tool} onClick={() => choose(t)} data-testid={`tool-${t}`}>
+                {TOOL_TITLES[t]}
+              </button>
+            ))}
+          </div>
+          <section aria-label={TOOL_TITLES[tool]} role="tabpanel">
+            <h3>{TOOL_TITLES[tool]}</h3>
+            <View ctx={ctx} />
           </section>
         </div>
       )}

@@ -82,6 +82,7 @@ test('a 12-block post-norm model trained here: block map, a late block’s heatm
   // Look inside: the block picker offers the model's 12 blocks
   await page.getByTestId('look-inside').locator('summary').click();
   await expect(page.getByTestId('look-block').locator('option')).toHaveCount(12);
+  await page.getByTestId('tool-lens').click(); // the tools are tabs: heads first, then the lens
   await expect(page.getByTestId('look-lens-table')).toContainText('block 11, after RMSNorm₂');
 
   // a deep link to blocks.N of this model is valid while it is loaded

@@ -1,17 +1,36 @@
 #!/usr/bin/env bash
-# npm run bench:native: GlassLLM vs PyTorch CPU, both on ONE thread, in one run.
+# npm run bench:native: GlassLLM vs PyTorch CPU, in one run, first both on ONE thread, then both on
+# N threads (default: the machine's cores; npm run bench:native -- --threads N to choose).
 #   forward 1 x 128 (inference), forward+backward 16 x 128, training step 16 x 128
 #   (zero_grad + forward + mean next-byte cross-entropy + backward + AdamW), default model, float32.
 #   PyTorch: bench/peers/torch_step.py under /usr/bin/python3 with Debian's OpenBLAS preloaded
-#   (Debian's torch links libblas.so.3, which may be the slow reference BLAS).
-#   GlassLLM: build/native/glassllm bench.
-# Extra arguments go to both sides: npm run bench:native -- --runs 20 --warmup 3
+#   (Debian's torch links libblas.so.3, which may be the slow reference BLAS), torch.set_num_threads
+#   and OPENBLAS_NUM_THREADS set to the same count.
+#   GlassLLM: build/native/glassllm bench --threads N; its "machine:" line names the CPU, the vector
+#   instruction set the build's matrix product uses and its register tile.
+# Other extra arguments go to both sides: npm run bench:native -- --runs 20 --warmup 3
+# GLASS_BENCH_PRESET=native-avx2 times the build without AVX-512 (build/native-avx2) instead.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
+threads=$(getconf _NPROCESSORS_ONLN)
+args=()
+while (($#)); do
+  if [[ "$1" == --threads ]]; then
+    [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "bench:native: --threads needs a whole number >= 1"
+    threads=$2
+    shift 2
+  else
+    args+=("$1")
+    shift
+  fi
+done
+preset=${GLASS_BENCH_PRESET:-native}
+case "$preset" in native | native-avx2) ;; *) die "bench:native: GLASS_BENCH_PRESET is native or native-avx2, not '$preset'" ;; esac
+
 bash scripts/setup.sh
-bash scripts/build.sh native --target glassllm
+bash scripts/build.sh "$preset" --target glassllm
 
 PY=/usr/bin/python3
 "$PY" -c 'import torch' 2>/dev/null || die "bench:native: $PY cannot import torch (npm run setup installs python3-torch)"
@@ -25,24 +44,41 @@ for f in /usr/lib/"$multiarch"/openblas-pthread/libblas.so.3 /usr/lib/"$multiarc
 done
 [[ -n "$openblas" ]] || die "bench:native: OpenBLAS's libblas.so.3 not found (apt-get install libopenblas0)"
 
-export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 mkdir -p build/bench
+counts=(1)
+((threads == 1)) || counts+=("$threads")
 say "bench:native: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(getconf _NPROCESSORS_ONLN) cores (timings are wall clock)"
-say "bench:native: PyTorch (1 thread, LD_PRELOAD=$openblas)"
-LD_PRELOAD="$openblas" "$PY" bench/peers/torch_step.py "$@" | tee build/bench/torch.txt
-say "bench:native: GlassLLM (1 thread)"
-build/native/glassllm bench "$@" | tee build/bench/glassllm.txt
+for t in "${counts[@]}"; do
+  say "bench:native: PyTorch ($t thread(s), LD_PRELOAD=$openblas)"
+  OPENBLAS_NUM_THREADS=$t OMP_NUM_THREADS=$t MKL_NUM_THREADS=$t LD_PRELOAD="$openblas" \
+    "$PY" bench/peers/torch_step.py --threads "$t" ${args[@]+"${args[@]}"} | tee "build/bench/torch_${t}t.txt"
+  say "bench:native: GlassLLM ($t thread(s), build/$preset)"
+  "build/$preset/glassllm" bench --threads "$t" ${args[@]+"${args[@]}"} | tee "build/bench/glassllm_${t}t.txt"
+done
 
-say "bench:native: median ms (ratio = GlassLLM / PyTorch; target for the training step <= 1.0)"
-awk '
+say "bench:native: median ms (ratio = GlassLLM / PyTorch at the same thread count; target for the training step <= 0.8)"
+files=()
+for t in "${counts[@]}"; do files+=("build/bench/torch_${t}t.txt" "build/bench/glassllm_${t}t.txt"); done
+awk -v counts="${counts[*]}" '
+  BEGIN { nc = split(counts, th, " ") }
   FNR == 1 { side++ }
   $1 == "bench" { ms[side, $2] = $4; if (side == 1) order[++n] = $2 }
   END {
-    printf "  %-22s %12s %12s %8s\n", "", "PyTorch", "GlassLLM", "ratio"
-    for (i = 1; i <= n; i++) {
-      k = order[i]
-      if (ms[1, k] == "" || ms[2, k] == "") { printf "  %-22s missing on one side\n", k; bad = 1; continue }
-      printf "  %-22s %9.3f ms %9.3f ms %7.2fx\n", k, ms[1, k], ms[2, k], ms[2, k] / ms[1, k]
+    for (c = 1; c <= nc; c++) {
+      printf "  %s thread(s)%*s %12s %12s %8s\n", th[c], 12 - length(th[c]), "", "PyTorch", "GlassLLM", "ratio"
+      for (i = 1; i <= n; i++) {
+        k = order[i]; t = 2 * c - 1; g = 2 * c
+        if (ms[t, k] == "" || ms[g, k] == "") { printf "  %-22s missing on one side\n", k; bad = 1; continue }
+        printf "  %-22s %9.3f ms %9.3f ms %7.2fx\n", k, ms[t, k], ms[g, k], ms[g, k] / ms[t, k]
+      }
+    }
+    if (nc == 2) {
+      printf "  speed-up, %s threads vs 1 %10s %12s\n", th[2], "PyTorch", "GlassLLM"
+      for (i = 1; i <= n; i++) {
+        k = order[i]
+        if (ms[3, k] == "" || ms[4, k] == "") continue
+        printf "  %-22s %9.2fx %11.2fx\n", k, ms[1, k] / ms[3, k], ms[2, k] / ms[4, k]
+      }
     }
     exit bad
-  }' build/bench/torch.txt build/bench/glassllm.txt
+  }' "${files[@]}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configure + build one CMake preset: native | asan | wasm.
+# Configure + build one CMake preset: native | native-avx2 | asan | tsan | wasm.
 #   bash scripts/build.sh wasm            # everything in the preset
 #   bash scripts/build.sh wasm --web      # only what the web app needs (glass_core, glass_core_fma)
 #   bash scripts/build.sh native --target glass_bench
@@ -7,9 +7,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-preset="${1:?usage: build.sh native|asan|wasm [--web] [cmake --build args]}"
+preset="${1:?usage: build.sh native|native-avx2|asan|tsan|wasm [--web] [cmake --build args]}"
 shift
-case "$preset" in native | asan | wasm) ;; *) die "unknown preset '$preset'" ;; esac
+case "$preset" in native | native-avx2 | asan | tsan | wasm) ;; *) die "unknown preset '$preset'" ;; esac
 
 args=("$@")
 if [[ "${args[0]:-}" == "--web" ]]; then

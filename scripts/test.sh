@@ -2,6 +2,8 @@
 # npm test: every test, fail fast.
 #   1. setup (apt + npm, only what is missing)
 #   2. for each preset native, asan, wasm: configure, build, ctest -j2 --output-on-failure
+#      (tsan: the thread tests only, tests/cpp/test_threads.cpp, under ThreadSanitizer, after asan;
+#      avx2, not run by default: the native suite built without AVX-512, npm test -- avx2)
 #   3. cli: the glassllm command line, good and bad arguments (tests/cli/test_cli.py), after native
 #   4. reference: glassllm against the independent PyTorch model (scripts/test_reference.sh)
 #   5. fuzz: each libFuzzer target for a short smoke run (scripts/fuzz.sh, 15 s each;
@@ -10,16 +12,17 @@
 #      dependency-cruiser's rules in .dependency-cruiser.cjs, see docs/architecture.md),
 #      then vitest run (tests/web/**, loads the wasm build)
 #   7. e2e: vite build (production dist/), then Playwright in Debian's Chromium (tests/e2e/**)
-# Run a subset with: npm test -- native wasm web   (stages: native cli reference asan fuzz wasm web e2e)
+# Run a subset with: npm test -- native wasm web   (stages: native avx2 cli reference asan tsan fuzz wasm web e2e)
 # Ends with one line "tests: N passed, M failed".
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 stages=("$@")
-((${#stages[@]})) || stages=(native cli reference asan fuzz wasm web e2e)
+((${#stages[@]})) || stages=(native cli reference asan tsan fuzz wasm web e2e)
 for stage in "${stages[@]}"; do
-  case "$stage" in native | cli | reference | asan | fuzz | wasm | web | e2e) ;; *) die "unknown stage '$stage' (native cli reference asan fuzz wasm web e2e)" ;; esac
+  case "$stage" in native | avx2 | cli | reference | asan | tsan | fuzz | wasm | web | e2e) ;;
+    *) die "unknown stage '$stage' (native avx2 cli reference asan tsan fuzz wasm web e2e)" ;; esac
 done
 has_stage() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
@@ -121,9 +124,10 @@ run_fuzz() {
   [[ -n "$line" ]] || return 1
 }
 
-for stage in native cli reference asan fuzz wasm; do
+for stage in native avx2 cli reference asan tsan fuzz wasm; do
   if ! has_stage "$stage"; then continue; fi
   case "$stage" in
+    avx2) run_ctest native-avx2 ;;
     cli) run_cli ;;
     reference) run_reference ;;
     fuzz) run_fuzz ;;

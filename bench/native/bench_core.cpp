@@ -1,12 +1,17 @@
 // Google Benchmark for the core's hot kernels, float32 unless named.
 // Shapes are the default model's: d = 128, SwiGLU hidden 384, 128 positions.
+// One thread: these are per-core figures, comparable with the wasm build's
+// (npm run bench:native times the model on 1 and on N threads).
 #include <benchmark/benchmark.h>
 
 #include "glass/glass.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace {
 
 using namespace glass;
+
+const bool kOneThread = (set_threads(1), true);
 
 // Shown as e.g. "FLOP/s=52.9G/s".
 void set_flops(benchmark::State& state, double flops_per_iter) {

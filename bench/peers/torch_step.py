@@ -3,8 +3,10 @@
 
     OPENBLAS_NUM_THREADS=1 LD_PRELOAD=<openblas libblas.so.3> \\
       /usr/bin/python3 bench/peers/torch_step.py [--runs N] [--warmup N] [--batch B] [--ctx N] [--dtype f32|f64]
+      [--threads N]
 
-One thread (torch.set_num_threads(1)). The model is tests/reference/torch_model.py
+One thread by default (torch.set_num_threads(N); OPENBLAS_NUM_THREADS must say the same, as
+scripts/bench_native.sh does). The model is tests/reference/torch_model.py
 (the default configuration of docs/model.md, trainer-style init std 0.02, gammas 1):
   forward 1 x ctx      inference forward under torch.no_grad()
   fwd+bwd B x ctx      forward + mean next-byte cross-entropy + backward
@@ -53,8 +55,9 @@ def main():
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--ctx", type=int, default=128)
     ap.add_argument("--dtype", choices=["f32", "f64"], default="f32")
+    ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     dtype = tm.DTYPES[a.dtype]
 

@@ -1,24 +1,32 @@
 // glassllm bench [--runs N] [--warmup N] [--batch B] [--ctx N] [--dtype f32|f64] [--seed S] [--weights W]
 //                [model flags: --blocks --d --heads --norm --norm-kind --no-residual --eps --init-scale]
-// Single-threaded wall-clock timings of the default model (or the model the
+//                [--threads N]
+// Wall-clock timings (on N threads, default the machine's cores) of the default model (or the model the
 // flags describe, or W), median over N runs after the warm-up runs:
 //   forward 1 x ctx        inference forward (no graph recorded)
 //   fwd+bwd B x ctx        forward with graph + mean next-byte cross-entropy + backward
 //   train step B x ctx     zero_grad + fwd+bwd + AdamW update (lr 1e-3)
 // One line per row, "bench <name> median_ms <x> min_ms <y> runs <n>", so
-// scripts/bench_native.sh can read it next to PyTorch's figures.
+// scripts/bench_native.sh can read it next to PyTorch's figures; before them
+// one "machine:" line says what produced them: the CPU, the vector unit the
+// build's matrix product uses, its register tile, and the threads.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load_model.h"
 #include "cli/model_flags.h"
+#include "cli/threads_flag.h"
 #include "glass/tensor/autograd.h"
+#include "glass/tensor/gemm.h"
+#include "glass/tensor/thread_pool.h"
 #include "glass/train/adamw.h"
 
 namespace glass::cli {
@@ -42,10 +50,24 @@ void time_it(const char* name, int64_t warmup, int64_t runs, const std::function
   std::fflush(stdout);
 }
 
+// "AMD EPYC" from /proc/cpuinfo's first "model name" line (Linux), else "unknown CPU".
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const auto start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? "unknown CPU" : line.substr(start);
+  }
+  return "unknown CPU";
+}
+
 }  // namespace
 
 int run_bench(const Argv& argv) {
-  const Args args(argv, with_model_flags({"runs", "warmup", "batch", "seed", "weights"}), kModelSwitches);
+  const Args args(argv, with_threads_flag(with_model_flags({"runs", "warmup", "batch", "seed", "weights"})), kModelSwitches);
+  const int threads = apply_threads_flag(args);
   const int64_t runs = args.integer("runs", 10, 1, 100000);
   const int64_t warmup = args.integer("warmup", 2, 0, 100000);
   const int64_t batch = args.integer("batch", 16, 1, 4096);
@@ -67,10 +89,14 @@ int run_bench(const Argv& argv) {
   for (auto& b : one) b = byte(rng);
   for (auto& b : many) b = byte(rng);
 
-  std::printf("glassllm bench: %s, %s, 1 thread, forward 1 x %lld, training step %lld x %lld, "
+  const kernels::GemmTile tile = kernels::gemm_tile();
+  std::printf("machine: %s, %d cores; matrix product built for %s, register tile %d x %d (float32); %d thread%s\n",
+              cpu_model().c_str(), hardware_threads(), tile.isa, tile.rows, tile.cols_f32, threads,
+              threads == 1 ? "" : "s");
+  std::printf("glassllm bench: %s, %s, %d thread%s, forward 1 x %lld, training step %lld x %lld, "
               "%lld warm-up + %lld timed runs\n",
-              describe_config(model->config()).c_str(), std::string(dtype_name(dtype)).c_str(),
-              static_cast<long long>(ctx), static_cast<long long>(batch),
+              describe_config(model->config()).c_str(), std::string(dtype_name(dtype)).c_str(), threads,
+              threads == 1 ? "" : "s", static_cast<long long>(ctx), static_cast<long long>(batch),
               static_cast<long long>(ctx), static_cast<long long>(warmup), static_cast<long long>(runs));
 
   const std::string n1 = std::to_string(ctx), nb = std::to_string(batch) + "x" + std::to_string(ctx);

@@ -6,6 +6,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load_model.h"
+#include "cli/threads_flag.h"
 #include "glass/io/bytes.h"
 #include "glass/tensor/random.h"
 #include "glass/train/sample.h"
@@ -13,7 +14,8 @@
 namespace glass::cli {
 
 int run_generate(const Argv& argv) {
-  const Args args(argv, {"weights", "prompt", "tokens", "temperature", "seed"});
+  const Args args(argv, with_threads_flag({"weights", "prompt", "tokens", "temperature", "seed"}));
+  apply_threads_flag(args);
   auto model = load_model(args.text("weights"), DType::f32);
   const int64_t tokens = args.integer("tokens", 200, 1, 100000);
   const double temperature = args.number("temperature", 0.8, 0, 100);

@@ -14,6 +14,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load_model.h"
+#include "cli/threads_flag.h"
 #include "glass/io/bytes.h"
 #include "glass/io/safetensors.h"
 #include "glass/tensor/error.h"
@@ -64,7 +65,8 @@ double rms(const Tensor& t) {
 }  // namespace
 
 int run_inspect(const Argv& argv) {
-  const Args args(argv, {"weights", "text", "eps", "dtype", "json"});
+  const Args args(argv, with_threads_flag({"weights", "text", "eps", "dtype", "json"}));
+  apply_threads_flag(args);
   const DType dtype = args.dtype("dtype", DType::f32);
   if (auto path = args.text_or("json")) io::check_writable(*path, "--json");
   auto model = load_model(args.text("weights"), dtype);

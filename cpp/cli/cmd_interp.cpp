@@ -20,6 +20,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load_model.h"
+#include "cli/threads_flag.h"
 #include "glass/io/bytes.h"
 #include "glass/io/safetensors.h"
 #include "glass/nn/attention_summary.h"
@@ -131,7 +132,8 @@ void print_grad_check(const nn::Model& model, const std::vector<int32_t>& ids, c
 }  // namespace
 
 int run_interp(const Argv& argv) {
-  const Args args(argv, {"weights", "text", "eps", "dtype", "json", "intervene", "grad-check"});
+  const Args args(argv, with_threads_flag({"weights", "text", "eps", "dtype", "json", "intervene", "grad-check"}));
+  apply_threads_flag(args);
   const DType dtype = args.dtype("dtype", DType::f32);
   auto model = load_model(args.text("weights"), dtype);
   if (args.text_or("eps")) model->set_eps(args.number("eps", 0, 0, 1e6));

@@ -26,6 +26,7 @@
 #include "cli/commands.h"
 #include "cli/model_flags.h"
 #include "cli/progress.h"
+#include "cli/threads_flag.h"
 #include "glass/io/model_weights.h"
 #include "glass/io/safetensors.h"
 #include "glass/tensor/error.h"
@@ -48,9 +49,10 @@ std::string log_line(const train::Progress& p) {
 
 int run_train(const Argv& argv) {
   const Args args(argv,
-                  with_model_flags({"text", "out", "steps", "batch", "lr", "seed", "resume", "warmup", "eval-every",
-                                    "clip", "log-json"}),
+                  with_threads_flag(with_model_flags({"text", "out", "steps", "batch", "lr", "seed", "resume", "warmup",
+                                                      "eval-every", "clip", "log-json"})),
                   kModelSwitches);
+  apply_threads_flag(args);
   const std::string out_path = args.text("out");
   train::TrainOptions opt;
   opt.steps = args.integer("steps", 2000, 1, 10000000);

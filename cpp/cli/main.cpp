@@ -22,6 +22,8 @@ commands:
   interp    --weights W --text T [--eps E] [--dtype f32|f64] [--intervene LIST] [--grad-check TARGET:INDEX[:DELTA]] [--json OUT]
   bench     [--runs N] [--warmup N] [--batch B] [--seed S] [--weights W [--ctx N] [--dtype D] | model flags]
 
+--threads N on inspect, interp, generate, train and bench: the threads the core computes on (1-256,
+default: the machine's cores); results are the same for every count.
 model flags (the default model without them; inspect, generate and info use the file's own config):
   --blocks N (1-24, default 4)   --d N (16-256, default 128)   --heads N (divides d, even width; default 4)
   --ctx N (context, 2-256, default 128)   --norm pre|post|none   --norm-kind rms|layer   --no-residual

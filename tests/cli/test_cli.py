@@ -490,6 +490,27 @@ def main():
         expect_fail("inspect --json into a missing directory",
                     ["inspect", "--weights", W, "--text", "ab", "--json", os.path.join(tmp, "no", "dir", "x.json")], 1, "cannot open")
 
+        # ------------------------------------------------------------ --threads (issue 14)
+        print("threads")
+        shas = {}
+        for t in ("1", "2", "3"):
+            jt = os.path.join(tmp, f"inspect_threads_{t}.json")
+            expect_ok(f"inspect --threads {t}", ["inspect", "--weights", W, "--text", text, "--json", jt, "--threads", t])
+            shas[t] = file_sha(jt) if os.path.isfile(jt) else None
+        ok("inspect --json: the same bytes on 1, 2 and 3 threads", shas["1"] is not None and len(set(shas.values())) == 1, str(shas))
+        gens = [run(["generate", "--weights", W, "--prompt", "The ", "--tokens", "40", "--seed", "3", "--threads", t])
+                for t in ("1", "2")]
+        ok("generate: the same text on 1 and 2 threads", gens[0][0] == 0 and gens[0][1] == gens[1][1], show(*gens[1]))
+        rc, out, _ = expect_ok("bench --threads 2", ["bench", "--runs", "1", "--warmup", "0", "--batch", "2", "--ctx", "16",
+                                                     "--threads", "2"])
+        ok("bench names the CPU, the vector unit, the tile and the threads",
+           re.search(r"^machine: .+, \d+ cores; matrix product built for .+, register tile \d+ x \d+ \(float32\); 2 threads$",
+                     out, re.M) is not None, out[:400])
+        for bad in ("0", "-1", "x", "100000"):
+            expect_fail(f"inspect --threads {bad}: refused, naming the flag", ["inspect", "--weights", W, "--text", "ab",
+                                                                           "--threads", bad], 2, "--threads")
+        expect_fail("info computes nothing: no --threads", ["info", "--weights", W, "--threads", "2"], 2, "threads")
+
         rc, out, err = run(["--help"])
         ok("--help prints usage and exits 0", rc == 0 and b"usage: glassllm" in out, show(rc, out, err))
 

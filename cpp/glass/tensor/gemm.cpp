@@ -4,24 +4,59 @@
 #include <cstring>
 #include <vector>
 
+#include "glass/tensor/thread_pool.h"
+
 namespace glass::kernels {
 
 namespace {
 
-// The tile's shape depends on the vector unit; measured with a 128x128 @
-// 128x384 float32 product (best of 200):
-//   AVX-512 natively, 64-byte vectors: 8 rows x 2 vectors 152 GFLOP/s (4 x 1: 107)
+// The tile's shape depends on the vector unit, chosen at compile time (the
+// preset's -march). Each was measured with a 128x128 @ 128x384 float32 product,
+// best of 200-300, on a 2-core AMD EPYC (Zen 4):
+//   AVX-512, 32 zmm registers, 64-byte vectors: 8 rows x 2 vectors 152 GFLOP/s
+//     (4 x 1: 107). Under load, in one run: 8 x 2 111, 8 x 3 111, 6 x 4 108,
+//     12 x 2 102, 14 x 2 98; so 8 x 2 stays.
+//   AVX2 + FMA, 16 ymm registers, 32-byte vectors (built -mno-avx512f), under
+//     load, in one run: 6 x 2 102 GFLOP/s (12 accumulators, 2 of B, 1 of A:
+//     15 registers), 8 x 1 87, 4 x 2 52, 4 x 3 50, 4 x 1 37 (the wasm tile this
+//     build used before), 3 x 4 18.
 //   wasm simd128, 32-byte vectors (two v128 each): 4 rows x 1 vector 41 GFLOP/s
 //     (4 x 2: 30; 8 x 2: 15 — V8 spills beyond 16 vector registers)
+//   Plain SSE2 (no -march), 16-byte vectors, 16 xmm registers: 4 x 2 37.5
+//     GFLOP/s, 4 x 3 37.9, 6 x 2 35.6, 8 x 1 28.1, 4 x 1 27.6 (32-byte vectors
+//     split in two, as before: 17.7). NEON (AArch64) takes the same tile,
+//     not measured.
 // (g++ ignores vector_size on a dependent type, hence the explicit typedefs.)
-#ifdef __AVX512F__
+#if defined(__AVX512F__)
 constexpr int kVecBytes = 64;
 constexpr int kRows = 8;  // rows of the register tile
 constexpr int kVecs = 2;  // vectors across the tile: kCols = kVecs * lanes
-#else
+constexpr const char* kIsa = "AVX-512";
+#elif defined(__AVX2__) && defined(__FMA__)
+constexpr int kVecBytes = 32;
+constexpr int kRows = 6;
+constexpr int kVecs = 2;
+constexpr const char* kIsa = "AVX2+FMA";
+#elif defined(__wasm__)
 constexpr int kVecBytes = 32;
 constexpr int kRows = 4;
 constexpr int kVecs = 1;
+#ifdef __wasm_relaxed_simd__
+constexpr const char* kIsa = "wasm simd128 + relaxed madd";
+#else
+constexpr const char* kIsa = "wasm simd128";
+#endif
+#else
+constexpr int kVecBytes = 16;
+constexpr int kRows = 4;
+constexpr int kVecs = 2;
+#if defined(__ARM_NEON)
+constexpr const char* kIsa = "NEON";
+#elif defined(__SSE2__)
+constexpr const char* kIsa = "SSE2";
+#else
+constexpr const char* kIsa = "no vector unit (16-byte vectors emulated)";
+#endif
 #endif
 typedef float VecF32 __attribute__((vector_size(kVecBytes)));
 typedef double VecF64 __attribute__((vector_size(kVecBytes)));
@@ -71,6 +106,8 @@ template <class T>
 inline void accumulate_tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs,
                             Vec<T> (&acc)[kRows][kVecs]) {
   constexpr int L = kLanes<T>;
+  for (int r = 0; r < kRows; ++r)
+    for (int v = 0; v < kVecs; ++v) acc[r][v] = Vec<T>{};
   for (int64_t p = 0; p < kc; ++p) {
     Vec<T> bv[kVecs];
     for (int v = 0; v < kVecs; ++v) load(bv[v], b + v * L);
@@ -122,7 +159,10 @@ template <class T>
 void tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_t b_rs, T* c, int64_t c_row,
           int64_t rows, int64_t cols, bool accumulate) {
   constexpr int L = kLanes<T>;
-  Vec<T> acc[kRows][kVecs] = {};
+  // zeroed inside accumulate_tile, in registers: "= {}" here made g++ 12 write
+  // the whole array to memory first (a dead 1 KB memset per AVX-512 tile, 3.5%
+  // of a training step)
+  Vec<T> acc[kRows][kVecs];
   accumulate_tile<T>(kc, a, a_rs, a_cs, b, b_rs, acc);
   if (rows == kRows && cols == kCols<T>) {
     for (int r = 0; r < kRows; ++r)
@@ -202,28 +242,64 @@ void gemm_with(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64
   }
 }
 
+// B (k, n) packed whole: every k block's panels, in order (PackedB's layout).
+template <class T> void pack_all(int64_t k, int64_t n, const T* b, int64_t b_row, int64_t b_col, T* out) {
+  const int64_t panels = (n + kCols<T> - 1) / kCols<T>;
+  for (int64_t p0 = 0; p0 < k; p0 += kDepth)
+    pack_b(std::min(kDepth, k - p0), n, b + p0 * b_row, b_row, b_col, out + p0 * panels * kCols<T>);
+}
+
+// Threads share a product by rows of C, in chunks of kChunkRows: rows never
+// depend on one another, so every output is the same sum in the same order
+// whoever computes it. The chunk is fixed by the tile alone.
+constexpr int64_t kChunkRows = 4 * kRows;
+// Smaller products stay on the calling thread: waking a worker costs about as
+// much as a million multiply-adds' worth of waiting (~10 us).
+constexpr int64_t kParallelMacs = int64_t{1} << 20;
+
+template <class T>
+void gemm_parallel(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b,
+                   int64_t b_row, int64_t b_col, const T* prepacked, T* c, int64_t c_row, bool accumulate) {
+  const int64_t chunks = (m + kChunkRows - 1) / kChunkRows;
+  if (max_threads() == 1 || chunks < 2 || m * n * k < kParallelMacs) {
+    gemm_with<T>(m, n, k, a, a_row, a_col, b, b_row, b_col, prepacked, c, c_row, accumulate);
+    return;
+  }
+  // a strided B is packed once here, not once per chunk (the same panels gemm_with would make)
+  thread_local std::vector<T> whole_b;
+  if (prepacked == nullptr && b_col != 1) {
+    whole_b.resize(static_cast<std::size_t>((n + kCols<T> - 1) / kCols<T> * kCols<T> * k));
+    pack_all(k, n, b, b_row, b_col, whole_b.data());
+    prepacked = whole_b.data();
+  }
+  detail::parallel_for(chunks, [&](int64_t i) {
+    const int64_t i0 = i * kChunkRows;
+    gemm_with<T>(std::min(kChunkRows, m - i0), n, k, a + i0 * a_row, a_row, a_col, b, b_row, b_col, prepacked,
+                 c + i0 * c_row, c_row, accumulate);
+  });
+}
+
 }  // namespace
+
+GemmTile gemm_tile() { return {kIsa, kRows, kCols<float>, kCols<double>}; }
 
 template <class T>
 void gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b, int64_t b_row,
           int64_t b_col, T* c, int64_t c_row, bool accumulate) {
-  gemm_with<T>(m, n, k, a, a_row, a_col, b, b_row, b_col, nullptr, c, c_row, accumulate);
+  gemm_parallel<T>(m, n, k, a, a_row, a_col, b, b_row, b_col, nullptr, c, c_row, accumulate);
 }
 
 template <class T> void pack_weight(int64_t k, int64_t n, const T* b, int64_t b_row, int64_t b_col, PackedB<T>& out) {
-  constexpr int NR = kCols<T>;
-  const int64_t panels = (n + NR - 1) / NR;
   out.k = k;
   out.n = n;
-  out.data.resize(static_cast<std::size_t>(panels * NR * k));
-  for (int64_t p0 = 0; p0 < k; p0 += kDepth)
-    pack_b(std::min(kDepth, k - p0), n, b + p0 * b_row, b_row, b_col, out.data.data() + p0 * panels * NR);
+  out.data.resize(static_cast<std::size_t>((n + kCols<T> - 1) / kCols<T> * kCols<T> * k));
+  pack_all(k, n, b, b_row, b_col, out.data.data());
 }
 
 template <class T>
 void gemm_packed(int64_t m, const T* a, int64_t a_row, int64_t a_col, const PackedB<T>& b, T* c, int64_t c_row,
                  bool accumulate) {
-  gemm_with<T>(m, b.n, b.k, a, a_row, a_col, nullptr, 0, 0, b.data.data(), c, c_row, accumulate);
+  gemm_parallel<T>(m, b.n, b.k, a, a_row, a_col, nullptr, 0, 0, b.data.data(), c, c_row, accumulate);
 }
 
 template void pack_weight<float>(int64_t, int64_t, const float*, int64_t, int64_t, PackedB<float>&);

@@ -4,11 +4,23 @@
 //
 // Both operands are packed into small contiguous panels, then a register tile
 // of kRows x kCols outputs is accumulated over k with vector arithmetic
-// (GCC/Clang vector extensions: AVX natively, simd128 in wasm).
+// (GCC/Clang vector extensions: AVX-512, AVX2 or SSE/NEON natively, simd128 in
+// wasm; the tile's shape is chosen per instruction set, see gemm.cpp). Large
+// products are shared between threads by rows of C (thread_pool.h), with the
+// same result for every thread count.
 #include <cstdint>
 #include <vector>
 
 namespace glass::kernels {
+
+// What this build's kernel was compiled for, so a benchmark says what produced it.
+struct GemmTile {
+  const char* isa;  // "AVX-512", "AVX2+FMA", "SSE2", "NEON", "wasm simd128", ...
+  int rows;         // rows of the register tile
+  int cols_f32;     // its columns for float32 (and float64)
+  int cols_f64;
+};
+GemmTile gemm_tile();
 
 // A(i, j) = a[i * a_row + j * a_col]; likewise B. C is row-major with row
 // stride c_row. If accumulate, C += A @ B; else C = A @ B.

@@ -1,6 +1,8 @@
 // Elementwise primitives. Each op's forward is followed by its backward rule;
 // binary rules reduce their gradient back to each input's shape with sum_to,
 // which is the chain rule through broadcasting.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -9,6 +11,7 @@
 #include "glass/tensor/fast_math.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/strided.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace glass {
 
@@ -20,6 +23,20 @@ void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
                 " (cast one explicitly with .to(...))");
 }
 
+// Large maps are shared between threads in pieces of kGrain elements (or of
+// whole rows); each element is computed alone, so the thread count changes
+// nothing. Below kParallelElements one thread does it all: waking another
+// costs more than it saves.
+constexpr int64_t kGrain = int64_t{1} << 14;
+constexpr int64_t kParallelElements = int64_t{1} << 16;
+
+template <class Body> void over_elements(int64_t n, Body body) {
+  if (n < kParallelElements)
+    body(int64_t{0}, n);
+  else
+    detail::parallel_ranges(n, kGrain, body);
+}
+
 // out = f(a, b) with numpy broadcasting; any strides.
 template <class F>
 Tensor binary_map(const char* op, const Tensor& a, const Tensor& b, F f) {
@@ -28,17 +45,24 @@ Tensor binary_map(const char* op, const Tensor& a, const Tensor& b, F f) {
   Tensor out = empty_like_shape(shape, a.dtype());
   dispatch(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    T* o = out.mutable_data<T>();
+    T* const out_data = out.mutable_data<T>();
     if (a.shape() == b.shape() && a.is_contiguous() && b.is_contiguous()) {
       const T* pa = a.data<T>();
       const T* pb = b.data<T>();
-      for (int64_t i = 0, n = out.numel(); i < n; ++i) o[i] = f(pa[i], pb[i]);
+      over_elements(out.numel(), [&, pa, pb, o = out_data](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) o[i] = f(pa[i], pb[i]);
+      });
       return;
     }
     const T* pa = a.impl()->storage->data<T>();
     const T* pb = b.impl()->storage->data<T>();
-    detail::for_each_row<2>(shape, {detail::broadcast_strides(a, shape), detail::broadcast_strides(b, shape)},
-                            {a.offset(), b.offset()}, [&](auto off, int64_t len, auto st) {
+    const std::array<Strides, 2> strides{detail::broadcast_strides(a, shape), detail::broadcast_strides(b, shape)};
+    const int64_t len = shape.empty() ? 1 : shape.back();
+    const int64_t rows = len == 0 ? 0 : numel(shape) / len;
+    auto row_range = [&](int64_t first, int64_t last) {
+      T* o = out_data + first * len;
+      detail::for_each_row_range<2>(shape, strides, {a.offset(), b.offset()}, first, last,
+                                    [&](auto off, int64_t len, auto st) {
                               const T* ra = pa + off[0];
                               const T* rb = pb + off[1];
                               // the common broadcast rows, spelled out so they vectorise:
@@ -56,6 +80,11 @@ Tensor binary_map(const char* op, const Tensor& a, const Tensor& b, F f) {
                               }
                               o += len;
                             });
+    };
+    if (numel(shape) < kParallelElements)
+      row_range(0, std::max<int64_t>(rows, 1));
+    else
+      detail::parallel_ranges(rows, std::max<int64_t>(1, kGrain / len), row_range);
   });
   return out;
 }
@@ -69,7 +98,9 @@ Tensor unary_map(const Tensor& x, F f) {
     using T = decltype(tag);
     const T* p = c.data<T>();
     T* o = out.mutable_data<T>();
-    for (int64_t i = 0, n = c.numel(); i < n; ++i) o[i] = f(p[i]);
+    over_elements(c.numel(), [&, p, o](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) o[i] = f(p[i]);
+    });
   });
   return out;
 }

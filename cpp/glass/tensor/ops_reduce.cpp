@@ -1,6 +1,7 @@
 // Reductions. A reduction over an axis views the contiguous input as
 // (outer, len, inner) and reduces the middle; its backward broadcasts the
 // upstream gradient back over the reduced axis.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "glass/tensor/error.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/strided.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace glass {
 
@@ -48,27 +50,44 @@ Tensor sum_axis(const Tensor& x, const AxisSplit& s, double scale) {
     using T = decltype(tag);
     const T* p = c.data<T>();
     T* o = out.mutable_data<T>();
-    // accumulate in double: the core is a reference, accuracy first
+    // accumulate in double: the core is a reference, accuracy first. Large
+    // reductions are shared between threads by outputs (rows, or blocks of
+    // columns), never by the axis summed over: each sum keeps its order.
+    const bool parallel = s.outer * s.len * s.inner >= (int64_t{1} << 16);
     if (s.inner == 1) {  // reducing contiguous rows (the last axis): four chains for the FPU
-      for (int64_t a = 0; a < s.outer; ++a) {
-        const T* row = p + a * s.len;
-        double acc[4] = {0, 0, 0, 0};
-        int64_t j = 0;
-        for (; j + 4 <= s.len; j += 4)
-          for (int u = 0; u < 4; ++u) acc[u] += row[j + u];
-        for (; j < s.len; ++j) acc[0] += row[j];
-        o[a] = static_cast<T>(((acc[0] + acc[1]) + (acc[2] + acc[3])) * scale);
-      }
+      auto rows = [&](int64_t first, int64_t last) {
+        for (int64_t a = first; a < last; ++a) {
+          const T* row = p + a * s.len;
+          double acc[4] = {0, 0, 0, 0};
+          int64_t j = 0;
+          for (; j + 4 <= s.len; j += 4)
+            for (int u = 0; u < 4; ++u) acc[u] += row[j + u];
+          for (; j < s.len; ++j) acc[0] += row[j];
+          o[a] = static_cast<T>(((acc[0] + acc[1]) + (acc[2] + acc[3])) * scale);
+        }
+      };
+      if (parallel)
+        detail::parallel_ranges(s.outer, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(s.len, 1)), rows);
+      else
+        rows(0, s.outer);
       return;
     }
-    std::vector<double> acc(static_cast<std::size_t>(s.inner));
-    for (int64_t a = 0; a < s.outer; ++a) {
-      std::fill(acc.begin(), acc.end(), 0.0);
+    // columns i0 .. i0 + kColumns of outer slice a: one chunk
+    constexpr int64_t kColumns = 256;
+    const int64_t blocks = (s.inner + kColumns - 1) / kColumns;
+    auto chunk = [&](int64_t c) {
+      const int64_t a = c / blocks, i0 = c % blocks * kColumns, w = std::min(kColumns, s.inner - i0);
+      double acc[kColumns] = {};
       for (int64_t j = 0; j < s.len; ++j) {
-        const T* row = p + (a * s.len + j) * s.inner;
-        for (int64_t i = 0; i < s.inner; ++i) acc[i] += row[i];
+        const T* row = p + (a * s.len + j) * s.inner + i0;
+        for (int64_t i = 0; i < w; ++i) acc[i] += row[i];
       }
-      for (int64_t i = 0; i < s.inner; ++i) o[a * s.inner + i] = static_cast<T>(acc[i] * scale);
+      for (int64_t i = 0; i < w; ++i) o[a * s.inner + i0 + i] = static_cast<T>(acc[i] * scale);
+    };
+    if (parallel) {
+      detail::parallel_for(s.outer * blocks, chunk);
+    } else {
+      for (int64_t c = 0; c < s.outer * blocks; ++c) chunk(c);
     }
   });
   return out;

@@ -14,6 +14,7 @@
 // Backward, with y the saved output and g the upstream gradient:
 //   softmax:      dx = y * (g - sum(g * y))
 //   log_softmax:  dx = g - exp(y) * sum(g)
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -24,26 +25,37 @@
 #include "glass/tensor/ops.h"
 #include "glass/tensor/softmax_kernel.h"
 #include "glass/tensor/strided.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace glass {
 
 namespace {
 
 // Views contiguous x as (outer, len, inner) around `axis` and calls
-// line(base, stride, len) for every line along the axis. Along the last axis
-// the stride is the compile-time constant 1, so the line loops vectorise.
+// line(index, base, stride, len) for every line along the axis. Along the last
+// axis the stride is the compile-time constant 1, so the line loops vectorise.
+// Many lines are shared between threads in groups of a fixed size; each line
+// is computed whole by one thread, so the thread count changes nothing.
 template <class F>
 void for_each_line(const Tensor& x, int axis, F&& line) {
   int64_t outer = 1, inner = 1;
   for (int i = 0; i < axis; ++i) outer *= x.shape()[i];
   for (int i = axis + 1; i < x.ndim(); ++i) inner *= x.shape()[i];
-  const int64_t len = x.shape()[axis];
-  if (inner == 1) {
-    for (int64_t o = 0; o < outer; ++o) line(o * len, std::integral_constant<int64_t, 1>{}, len);
+  const int64_t len = x.shape()[axis], lines = outer * inner;
+  auto run = [&](int64_t begin, int64_t end) {
+    for (int64_t l = begin; l < end; ++l) {
+      if (inner == 1)
+        line(l, l * len, std::integral_constant<int64_t, 1>{}, len);
+      else
+        line(l, l / inner * len * inner + l % inner, inner, len);
+    }
+  };
+  // ~16K elements a group; below 64K elements in all, one thread (waking another costs more)
+  if (lines * len < (int64_t{1} << 16)) {
+    run(0, lines);
     return;
   }
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t i = 0; i < inner; ++i) line(o * len * inner + i, inner, len);
+  detail::parallel_ranges(lines, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(len, 1)), run);
 }
 
 // Max and sum of a contiguous row with kLanes independent partials: one
@@ -123,9 +135,8 @@ Tensor softmax_forward(const Tensor& x_in, int axis, Visible visible) {
     using T = decltype(tag);
     const T* px = x.data<T>();
     T* py = out.mutable_data<T>();
-    int64_t line = 0;
-    for_each_line(x, axis, [&](int64_t base, auto stride, int64_t len) {
-      softmax_line<kLog>(px + base, py + base, len, visible(line++, len), stride);
+    for_each_line(x, axis, [&](int64_t line, int64_t base, auto stride, int64_t len) {
+      softmax_line<kLog>(px + base, py + base, len, visible(line, len), stride);
     });
   });
   return out;
@@ -140,9 +151,8 @@ Tensor softmax_backward(const Tensor& y, const Tensor& g_in, int axis, Visible v
     const T* py = y.data<T>();
     const T* pg = g.data<T>();
     T* pd = dx.mutable_data<T>();
-    int64_t line = 0;
-    for_each_line(y, axis, [&](int64_t base, auto stride, int64_t len) {
-      const int64_t valid = visible(line++, len);  // masked entries do not depend on x: gradient 0
+    for_each_line(y, axis, [&](int64_t line, int64_t base, auto stride, int64_t len) {
+      const int64_t valid = visible(line, len);  // masked entries do not depend on x: gradient 0
       double dot = 0;  // softmax: sum(g * y); log_softmax: sum(g)
       for (int64_t j = 0; j < valid; ++j) dot += kLog ? pg[base + j * stride] : pg[base + j * stride] * py[base + j * stride];
       const T s = static_cast<T>(dot);

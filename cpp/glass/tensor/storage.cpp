@@ -35,24 +35,47 @@ struct BlockCache {
   }
 };
 
-// Never destroyed: a tensor freed during static destruction must still find it.
-BlockCache& cache() {
-  thread_local BlockCache* c = new BlockCache;
-  return *c;
+// Each thread's cache, given back when its thread ends (a thread of the
+// caller's that computed, or the main thread at exit). Plain pointer and flag:
+// they stay readable after the thread's destructors ran, so a tensor freed
+// later (during static destruction) finds no cache and goes straight back to
+// the allocator.
+thread_local BlockCache* t_cache = nullptr;
+thread_local bool t_cache_gone = false;
+
+struct CacheReaper {
+  ~CacheReaper() {
+    if (t_cache != nullptr) {
+      t_cache->clear();
+      delete t_cache;
+      t_cache = nullptr;
+    }
+    t_cache_gone = true;
+  }
+};
+
+BlockCache* cache() {
+  if (t_cache == nullptr && !t_cache_gone) {
+    thread_local CacheReaper reaper;  // registered with the thread's exit
+    (void)reaper;
+    t_cache = new BlockCache;
+  }
+  return t_cache;
 }
 
 void* allocate(std::size_t bytes) {
-  BlockCache& c = cache();
-  if (auto it = c.free.find(bytes); it != c.free.end() && !it->second.empty()) {
-    void* p = it->second.back();
-    it->second.pop_back();
-    c.cached -= bytes;
-    return p;
-  }
+  BlockCache* c = cache();
+  if (c != nullptr)
+    if (auto it = c->free.find(bytes); it != c->free.end() && !it->second.empty()) {
+      void* p = it->second.back();
+      it->second.pop_back();
+      c->cached -= bytes;
+      return p;
+    }
   try {
     return ::operator new(bytes, std::align_val_t(kAlign));
   } catch (const std::bad_alloc&) {
-    c.clear();  // give the cache back and try once more before giving up
+    if (c != nullptr) c->clear();  // give the cache back and try once more before giving up
     try {
       return ::operator new(bytes, std::align_val_t(kAlign));
     } catch (const std::bad_alloc&) {
@@ -62,10 +85,10 @@ void* allocate(std::size_t bytes) {
 }
 
 void release(void* p, std::size_t bytes) {
-  BlockCache& c = cache();
-  if (bytes <= kLargestCached && c.cached + bytes <= kCacheLimit) {
-    c.free[bytes].push_back(p);
-    c.cached += bytes;
+  BlockCache* c = cache();
+  if (c != nullptr && bytes <= kLargestCached && c->cached + bytes <= kCacheLimit) {
+    c->free[bytes].push_back(p);
+    c->cached += bytes;
   } else {
     ::operator delete(p, std::align_val_t(kAlign));
   }
@@ -82,6 +105,8 @@ Storage::Storage(DType dtype, int64_t n, Init init)
 
 Storage::~Storage() { release(ptr_, bytes_ == 0 ? kAlign : bytes_); }
 
-void release_cached_storage() { cache().clear(); }
+void release_cached_storage() {
+  if (BlockCache* c = cache()) c->clear();
+}
 
 }  // namespace glass

@@ -56,6 +56,40 @@ void for_each_row(const Shape& shape, const std::array<Strides, K>& strides, std
   }
 }
 
+// The same for rows first .. last-1 only (rows counted in row-major order, as
+// for_each_row visits them), so that threads can take a range each.
+template <std::size_t K, class F>
+void for_each_row_range(const Shape& shape, const std::array<Strides, K>& strides, std::array<int64_t, K> offsets,
+                        int64_t first, int64_t last, F&& row) {
+  const int nd = static_cast<int>(shape.size());
+  std::array<int64_t, K> inner{};
+  if (nd == 0) {
+    if (first == 0 && last > 0) row(offsets, int64_t{1}, inner);
+    return;
+  }
+  if (numel(shape) == 0 || first >= last) return;
+  for (std::size_t k = 0; k < K; ++k) inner[k] = strides[k][nd - 1];
+  const int64_t len = shape[nd - 1];
+  std::vector<int64_t> idx(nd, 0);
+  for (int64_t d = nd - 2, r = first; d >= 0; --d) {  // row `first`'s index and offsets
+    idx[d] = r % shape[d];
+    r /= shape[d];
+    for (std::size_t k = 0; k < K; ++k) offsets[k] += idx[d] * strides[k][d];
+  }
+  for (int64_t n = first; n < last; ++n) {
+    row(offsets, len, inner);
+    int d = nd - 2;
+    for (; d >= 0; --d) {
+      ++idx[d];
+      for (std::size_t k = 0; k < K; ++k) offsets[k] += strides[k][d];
+      if (idx[d] < shape[d]) break;
+      for (std::size_t k = 0; k < K; ++k) offsets[k] -= strides[k][d] * shape[d];
+      idx[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
 }  // namespace glass::detail
 
 namespace glass::detail {

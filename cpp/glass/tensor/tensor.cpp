@@ -1,5 +1,6 @@
 #include "glass/tensor/tensor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "glass/tensor/ops.h"
 #include "glass/tensor/random.h"
 #include "glass/tensor/strided.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace glass {
 
@@ -261,11 +263,21 @@ Tensor materialize(const Tensor& x, DType dtype) {
     const I* src = x.impl()->storage->data<I>();
     dispatch(dtype, [&](auto out_tag) {
       using O = decltype(out_tag);
-      O* dst = out.mutable_data<O>();
-      for_each_row<1>(x.shape(), {x.strides()}, {x.offset()}, [&](auto off, int64_t len, auto st) {
-        const I* s = src + off[0];
-        for (int64_t i = 0; i < len; ++i) *dst++ = static_cast<O>(s[i * st[0]]);
-      });
+      O* const out_data = out.mutable_data<O>();
+      const int64_t len = x.ndim() == 0 ? 1 : x.shape().back();
+      const int64_t rows = len == 0 ? 0 : x.numel() / len;
+      // large copies (attention's heads, permuted) are shared between threads by rows
+      auto copy_rows = [&](int64_t first, int64_t last) {
+        O* dst = out_data + first * len;
+        for_each_row_range<1>(x.shape(), {x.strides()}, {x.offset()}, first, last, [&](auto off, int64_t n, auto st) {
+          const I* s = src + off[0];
+          for (int64_t i = 0; i < n; ++i) *dst++ = static_cast<O>(s[i * st[0]]);
+        });
+      };
+      if (x.numel() < (int64_t{1} << 16))
+        copy_rows(0, std::max<int64_t>(rows, 1));
+      else
+        parallel_ranges(rows, std::max<int64_t>(1, (int64_t{1} << 14) / len), copy_rows);
     });
   });
   return out;

@@ -1,8 +1,11 @@
 #include "glass/train/adamw.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "glass/tensor/error.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace glass::train {
 
@@ -17,26 +20,61 @@ void AdamW::step(double lr) {
   ++t_;
   const double bc1 = 1.0 - std::pow(opt_.beta1, static_cast<double>(t_));
   const double bc2 = 1.0 - std::pow(opt_.beta2, static_cast<double>(t_));
+  // Every parameter in pieces of kPiece elements, all shared between threads
+  // (each element's update is its own: the thread count changes nothing).
+  // The pointers are taken first, on this thread: mutable_data() marks each
+  // tensor changed (so a packed copy of a weight is remade), once.
+  constexpr int64_t kPiece = int64_t{1} << 14;
+  struct Param {
+    void *w, *m, *v;
+    const void* g;
+    DType dtype;
+    double decay;
+  };
+  struct Piece {
+    std::size_t param;
+    int64_t begin, end;
+  };
+  std::vector<Param> live;
+  std::vector<Piece> pieces;
+  int64_t total = 0;
   for (std::size_t i = 0; i < params_.size(); ++i) {
     Tensor& p = params_[i].second;
     const Tensor g = p.grad();
     if (!g.defined()) continue;
-    const double decay = p.ndim() >= 2 ? opt_.weight_decay : 0.0;
     dispatch(p.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      T* w = p.mutable_data<T>();
-      T* m = m_[i].mutable_data<T>();
-      T* v = v_[i].mutable_data<T>();
-      const T* gp = g.data<T>();
+      live.push_back({p.mutable_data<T>(), m_[i].mutable_data<T>(), v_[i].mutable_data<T>(), g.data<T>(), p.dtype(),
+                      p.ndim() >= 2 ? opt_.weight_decay : 0.0});
+    });
+    const int64_t n = p.numel();
+    for (int64_t b = 0; b < n; b += kPiece) pieces.push_back({live.size() - 1, b, std::min(n, b + kPiece)});
+    total += n;
+  }
+  auto update = [&](int64_t k) {
+    const Piece& piece = pieces[static_cast<std::size_t>(k)];
+    const Param& q = live[piece.param];
+    dispatch(q.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      T* w = static_cast<T*>(q.w);
+      T* m = static_cast<T*>(q.m);
+      T* v = static_cast<T*>(q.v);
+      const T* gp = static_cast<const T*>(q.g);
       const T b1 = T(opt_.beta1), b2 = T(opt_.beta2);
       const T step = T(lr / bc1), denom_scale = T(1.0 / std::sqrt(bc2)), eps = T(opt_.eps);
-      const T shrink = T(1.0 - lr * decay);
-      for (int64_t j = 0, n = p.numel(); j < n; ++j) {
+      const T shrink = T(1.0 - lr * q.decay);
+      for (int64_t j = piece.begin; j < piece.end; ++j) {
         m[j] = b1 * m[j] + (1 - b1) * gp[j];
         v[j] = b2 * v[j] + (1 - b2) * gp[j] * gp[j];
         w[j] = w[j] * shrink - step * m[j] / (std::sqrt(v[j]) * denom_scale + eps);
       }
     });
+  };
+  const auto count = static_cast<int64_t>(pieces.size());
+  if (total < (int64_t{1} << 16)) {
+    for (int64_t k = 0; k < count; ++k) update(k);
+  } else {
+    detail::parallel_for(count, update);
   }
 }
 

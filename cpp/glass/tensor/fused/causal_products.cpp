@@ -11,6 +11,7 @@
 // diagonal is masked exactly. The backward rules are the same two products
 // and a third (tril(w)^T @ g), so the backward skips the masked half too.
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "glass/tensor/fused/fused.h"
 #include "glass/tensor/gemm.h"
 #include "glass/tensor/strided.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace glass {
 
@@ -28,6 +30,9 @@ namespace {
 // Rows per block: smaller skips more of the masked half, larger makes fewer,
 // longer products (32: 10 of 16 blocks of a 128 x 128 product are computed).
 constexpr int64_t kBlock = 32;
+// Fewer multiply-adds than this (about n * n * width over the batch) stay on
+// the calling thread: waking a worker would cost more than it saves.
+constexpr int64_t kParallelMacs = int64_t{1} << 19;
 
 // A matrix operand: element (i, j) at p[i * row + j * col].
 template <class T> struct Mat {
@@ -98,17 +103,29 @@ Tensor causal_product(Product kind, const Tensor& a, const Tensor& b) {
     const T* pb = b.impl()->storage->data<T>();
     T* po = out.mutable_data<T>();
     Strides sa(a.strides().begin(), a.strides().end() - 2), sb(b.strides().begin(), b.strides().end() - 2);
+    // each batch element's operands; then the elements (batch x heads in attention) are shared
+    // between threads, one product each, written to its own slice of out
+    std::vector<std::array<int64_t, 2>> starts;
+    starts.reserve(static_cast<std::size_t>(numel(batch)));
     detail::for_each_row<2>(batch, {sa, sb}, {a.offset(), b.offset()}, [&](auto off, int64_t len, auto st) {
-      for (int64_t i = 0; i < len; ++i, po += out_size) {
-        const Mat<T> ma{pa + off[0] + i * st[0], a.strides()[nd - 2], a.strides()[nd - 1]};
-        const Mat<T> mb{pb + off[1] + i * st[1], b.strides()[nd - 2], b.strides()[nd - 1]};
-        switch (kind) {
-          case Product::scores: scores_into<T>(n, a.shape().back(), ma, mb, po); break;
-          case Product::mix: mix_into<T>(n, d, ma, mb, po); break;
-          case Product::mix_transposed: mix_transposed_into<T>(n, d, ma, mb, po); break;
-        }
-      }
+      for (int64_t i = 0; i < len; ++i) starts.push_back({off[0] + i * st[0], off[1] + i * st[1]});
     });
+    auto one = [&](int64_t e) {
+      const Mat<T> ma{pa + starts[e][0], a.strides()[nd - 2], a.strides()[nd - 1]};
+      const Mat<T> mb{pb + starts[e][1], b.strides()[nd - 2], b.strides()[nd - 1]};
+      T* pe = po + e * out_size;
+      switch (kind) {
+        case Product::scores: scores_into<T>(n, a.shape().back(), ma, mb, pe); break;
+        case Product::mix: mix_into<T>(n, d, ma, mb, pe); break;
+        case Product::mix_transposed: mix_transposed_into<T>(n, d, ma, mb, pe); break;
+      }
+    };
+    const auto elements = static_cast<int64_t>(starts.size());
+    if (elements * n * n * a.shape().back() < kParallelMacs) {
+      for (int64_t e = 0; e < elements; ++e) one(e);
+    } else {
+      detail::parallel_for(elements, one);
+    }
   });
   return out;
 }

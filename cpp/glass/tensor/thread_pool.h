@@ -1,0 +1,62 @@
+#pragma once
+// The core's threads: one pool of workers that the heavy kernels share (the
+// matrix product, attention's products, softmax, the large elementwise ops and
+// reductions, and their backward rules, which are the same kernels).
+//
+// Results are bit-identical for every thread count. A kernel cuts its work
+// into chunks fixed by the problem alone (so many rows, so many elements),
+// never by the number of threads, and each chunk writes only its own outputs,
+// computing each one in the same order whichever thread runs it: no sum is
+// ever split between threads. Threads only decide who runs which chunk.
+//
+// The wasm build has no threads (it is compiled without -pthread): there
+// every parallel_for runs its chunks in order on the calling thread.
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+namespace glass {
+
+// Threads the kernels use, the calling thread included (1: no pool at all).
+// The default is the machine's cores (std::thread::hardware_concurrency()).
+// Throws glass::Error unless 1 <= n <= max_threads(). Set it between
+// computations, not while another thread runs one.
+void set_threads(int n);
+int threads();
+// The most set_threads accepts: 256 natively, 1 in a build without threads.
+int max_threads();
+// The machine's cores as the standard library reports them (at least 1).
+int hardware_threads();
+
+}  // namespace glass
+
+namespace glass::detail {
+
+// body(ctx, i) for every chunk i in [0, chunks), spread over the pool; returns
+// when every chunk is done, rethrowing the first exception a chunk threw.
+// Runs the chunks in order on the calling thread when threads() is 1, when
+// there are fewer than 2 chunks, inside another parallel_for's chunk (a
+// kernel that calls a kernel), or while another thread's parallel_for holds
+// the pool.
+using ChunkFn = void (*)(void* ctx, int64_t chunk);
+void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx);
+
+template <class F> void parallel_for(int64_t chunks, F&& body) {
+  using Body = std::remove_reference_t<F>;
+  parallel_for_chunks(
+      chunks, [](void* ctx, int64_t i) { (*static_cast<Body*>(ctx))(i); },
+      const_cast<void*>(static_cast<const void*>(&body)));
+}
+
+// [0, n) in pieces of `grain` (the last one shorter), body(begin, end) each.
+template <class F> void parallel_ranges(int64_t n, int64_t grain, F&& body) {
+  if (n <= 0) return;
+  const int64_t pieces = (n + grain - 1) / grain;
+  if (pieces == 1) {
+    body(int64_t{0}, n);
+    return;
+  }
+  parallel_for(pieces, [&](int64_t i) { body(i * grain, std::min(n, (i + 1) * grain)); });
+}
+
+}  // namespace glass::detail

@@ -1,0 +1,227 @@
+// The thread pool (glass/tensor/thread_pool.h): every thread count gives the
+// same bits. Each kernel the threads share (matrix products, linear, attention's
+// products, softmax, the elementwise maps and reductions), forward and
+// backward, at sizes above the kernels' thresholds so the pool really runs,
+// and the model's forward + backward and AdamW steps, with 1, 2, 3 and 8
+// threads (8 is more threads than this machine's cores and than some kernels'
+// chunks). Also the setting's bounds, errors thrown inside a chunk, nested
+// and concurrent callers. The tsan preset runs these tests under
+// ThreadSanitizer (scripts/test.sh, stage tsan).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "glass/nn/model.h"
+#include "glass/tensor/error.h"
+#include "glass/tensor/fused/fused.h"
+#include "glass/tensor/ops.h"
+#include "glass/tensor/random.h"
+#include "glass/tensor/thread_pool.h"
+#include "glass/train/adamw.h"
+
+namespace {
+
+using namespace glass;
+
+using Results = std::vector<std::vector<double>>;
+
+// set_threads(n) for one scope; the previous count comes back after it.
+class Threads {
+ public:
+  explicit Threads(int n) : before_(threads()) { set_threads(n); }
+  ~Threads() { set_threads(before_); }
+  Threads(const Threads&) = delete;
+  Threads& operator=(const Threads&) = delete;
+
+ private:
+  int before_;
+};
+
+constexpr int kCounts[] = {1, 2, 3, 8};
+
+// Bit for bit (memcmp, so -0 and 0 differ too), naming the first difference.
+void expect_same_bits(const Results& want, const Results& got, int threads) {
+  ASSERT_EQ(want.size(), got.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(want[i].size(), got[i].size()) << "result " << i;
+    if (std::memcmp(want[i].data(), got[i].data(), want[i].size() * sizeof(double)) == 0) continue;
+    std::size_t j = 0;
+    while (std::memcmp(&want[i][j], &got[i][j], sizeof(double)) == 0) ++j;
+    ADD_FAILURE() << "result " << i << " differs at element " << j << " with " << threads << " threads: " << got[i][j]
+                  << " vs " << want[i][j] << " with 1";
+    return;
+  }
+}
+
+// `run` at 1 thread, then at each other count: the same bits each time.
+template <class F> void expect_same_for_every_count(F run) {
+  if (max_threads() == 1) GTEST_SKIP() << "this build has no threads";
+  Results one;
+  {
+    Threads t(1);
+    one = run();
+  }
+  for (int n : kCounts) {
+    if (n == 1) continue;
+    Threads t(n);
+    expect_same_bits(one, run(), n);
+  }
+}
+
+// Values and input gradients of f over inputs drawn from `seed`, with the
+// output weighted by random numbers before the sum (so every gradient entry differs).
+template <class F>
+Results forward_backward(const std::vector<Shape>& shapes, DType dtype, uint64_t seed, F f) {
+  Generator gen(seed);
+  std::vector<Tensor> in;
+  for (const Shape& s : shapes) in.push_back(Tensor::randn(s, gen, dtype).set_requires_grad());
+  const Tensor out = f(in);
+  const Tensor weights = Tensor::randn(out.shape(), gen, dtype);
+  sum(out * weights).backward();
+  Results r{out.to_vector()};
+  for (const Tensor& t : in) r.push_back(t.grad().to_vector());
+  return r;
+}
+
+TEST(Threads, MatrixProductsGiveTheSameBits) {
+  expect_same_for_every_count([] {
+    Results r;
+    for (DType dtype : {DType::f32, DType::f64}) {
+      // ragged rows (300 is no multiple of any tile), B read in place
+      for (auto& v : forward_backward({{300, 200}, {200, 70}}, dtype, 1, [](auto& x) { return matmul(x[0], x[1]); }))
+        r.push_back(v);
+      // B transposed (packed once for all chunks), A transposed
+      for (auto& v : forward_backward({{200, 300}, {90, 200}}, dtype, 2,
+                                      [](auto& x) { return matmul(transpose(x[0]), transpose(x[1])); }))
+        r.push_back(v);
+      // batched, broadcast over the batch
+      for (auto& v : forward_backward({{3, 160, 64}, {64, 150}}, dtype, 3, [](auto& x) { return matmul(x[0], x[1]); }))
+        r.push_back(v);
+      // linear: float32 takes the weight packed once
+      for (auto& v : forward_backward({{2, 150, 128}, {384, 128}}, dtype, 4, [](auto& x) { return linear(x[0], x[1]); }))
+        r.push_back(v);
+    }
+    return r;
+  });
+}
+
+TEST(Threads, AttentionGivesTheSameBits) {
+  expect_same_for_every_count([] {
+    Results r;
+    for (DType dtype : {DType::f32, DType::f64})
+      for (auto& v : forward_backward({{2, 4, 128, 32}, {2, 4, 128, 32}, {2, 4, 128, 32}}, dtype, 5, [](auto& x) {
+             return causal_mix(causal_softmax(causal_scores(x[0], x[1])), x[2]);
+           }))
+        r.push_back(v);
+    return r;
+  });
+}
+
+TEST(Threads, SoftmaxElementwiseAndReductionsGiveTheSameBits) {
+  expect_same_for_every_count([] {
+    Results r;
+    auto add = [&](const Results& part) { r.insert(r.end(), part.begin(), part.end()); };
+    for (DType dtype : {DType::f32, DType::f64}) {
+      add(forward_backward({{64, 40, 50}}, dtype, 6, [](auto& x) { return softmax(x[0], -1) + log_softmax(x[0], 1); }));
+      add(forward_backward({{300, 300}, {300, 300}}, dtype, 7, [](auto& x) { return x[0] * x[1] - x[0] / (x[1] * x[1] + 1.0); }));
+      add(forward_backward({{300, 300}, {300}}, dtype, 8, [](auto& x) { return x[0] * x[1] + x[1]; }));      // a row broadcast
+      add(forward_backward({{300, 300}, {300, 1}}, dtype, 9, [](auto& x) { return x[0] / exp(x[1]); }));   // a column broadcast
+      add(forward_backward({{300, 300}}, dtype, 10, [](auto& x) { return silu(x[0]) + exp(x[0] * 0.1) + square(x[0]); }));
+      add(forward_backward({{300, 300}}, dtype, 11, [](auto& x) { return sum(x[0], 0) + mean(x[0], 1); }));
+      add(forward_backward({{300, 300}}, dtype, 12, [](auto& x) { return transpose(x[0]) * 2.0 + sqrt(abs(x[0])); }));
+    }
+    return r;
+  });
+}
+
+// The default model's width, one block, on a short batch (large enough that
+// every threaded kernel goes parallel; small enough for ThreadSanitizer):
+// forward + backward, then three AdamW steps.
+TEST(Threads, ModelForwardBackwardAndTrainingStepsGiveTheSameBits) {
+  expect_same_for_every_count([] {
+    nn::Config cfg;
+    cfg.blocks = 1;
+    cfg.context = 64;
+    nn::Model model(cfg, 7);
+    const int64_t batch = 4;
+    std::vector<int32_t> ids;
+    for (int64_t i = 0; i < batch * cfg.context; ++i) ids.push_back(static_cast<int32_t>((i * 37 + i / 5) % 256));
+    Results r;
+    train::AdamW adamw(model.named_parameters());
+    for (int step = 0; step < 3; ++step) {
+      model.zero_grad();
+      const Tensor loss = model.forward(ids, batch).loss;
+      loss.backward();
+      r.push_back(loss.to_vector());
+      if (step == 0)
+        for (auto& [name, p] : model.named_parameters()) r.push_back(p.grad().to_vector());
+      adamw.step(1e-3);
+    }
+    for (auto& [name, p] : model.named_parameters()) r.push_back(p.to_vector());
+    return r;
+  });
+}
+
+TEST(Threads, TheSettingHasBounds) {
+  EXPECT_GE(threads(), 1);
+  EXPECT_GE(hardware_threads(), 1);
+  EXPECT_THROW(set_threads(0), Error);
+  EXPECT_THROW(set_threads(max_threads() + 1), Error);
+  const int before = threads();
+  set_threads(1);
+  EXPECT_EQ(threads(), 1);
+  if (max_threads() > 1) {
+    set_threads(3);
+    EXPECT_EQ(threads(), 3);
+  }
+  set_threads(before);
+}
+
+TEST(Threads, EveryChunkRunsOnceAndAnErrorReachesTheCaller) {
+  for (int n : kCounts) {
+    if (n > max_threads()) continue;
+    Threads t(n);
+    std::vector<int> runs(1000, 0);  // each chunk writes only its own entry
+    detail::parallel_for(1000, [&](int64_t i) { runs[i] += 1; });
+    EXPECT_EQ(runs, std::vector<int>(1000, 1)) << n << " threads";
+    // a chunk that throws: the caller gets the error, and the pool still works afterwards
+    EXPECT_THROW(detail::parallel_for(100, [](int64_t i) { if (i == 37) throw Error("chunk 37"); }), Error);
+    std::atomic<int64_t> total{0};
+    // nested: a chunk that calls a parallel kernel runs it on its own thread
+    detail::parallel_for(8, [&](int64_t i) {
+      detail::parallel_for(10, [&](int64_t j) { total += i * 10 + j; });
+    });
+    EXPECT_EQ(total.load(), 79 * 80 / 2) << n << " threads";
+  }
+}
+
+// Two threads of the caller's own computing at once: one holds the pool, the
+// other runs its chunks itself; both get the single-threaded answer.
+TEST(Threads, ConcurrentCallersGetTheSameBits) {
+  if (max_threads() == 1) GTEST_SKIP() << "this build has no threads";
+  auto run = [] {
+    return forward_backward({{256, 128}, {128, 200}}, DType::f32, 13,
+                            [](auto& x) { return silu(matmul(x[0], x[1])); });
+  };
+  Results one;
+  {
+    Threads t(1);
+    one = run();
+  }
+  Threads t(2);
+  Results a, b;
+  for (int round = 0; round < 3; ++round) {
+    std::thread other([&] { b = run(); });
+    a = run();
+    other.join();
+    expect_same_bits(one, a, 2);
+    expect_same_bits(one, b, 2);
+  }
+}
+
+}  // namespace

@@ -11,6 +11,7 @@ class FakeSandbox implements WorkerLike {
   terminated = false;
   onmessage: ((event: MessageEvent) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
+  onexit: (() => void) | null = null;
   postMessage(message: unknown) {
     this.sent.push(message as SandboxRun);
   }
@@ -84,6 +85,35 @@ describe('SandboxClient', () => {
     expect(await run).toEqual({ status: 'error', error: { name: 'TimeLimit', message: 'stopped after 3 s' } });
     expect(workers[0].terminated).toBe(true);
     expect(workers[1].terminated).toBe(false); // the spare is fine
+  });
+
+  it("a sandbox whose process ends (it filled the memory) says so; the spare, which may have shared the process, is replaced", async () => {
+    const { client, workers } = setup();
+    const run = client.run('const keep = []; for (;;) keep.push([1])', { channel: 'c', weights: null });
+    workers[0].post({ type: 'ready' });
+    workers[0].post({ type: 'started', id: 1 });
+    workers[0].onexit?.();
+    expect(await run).toEqual({ status: 'error', error: { name: 'Crashed', message: "the code cell's sandbox crashed — did the code fill the memory?" } });
+    expect(workers[0].terminated).toBe(true);
+    expect(workers[1].terminated).toBe(true);
+    const next = client.run('print(2)', { channel: 'c', weights: null });
+    expect(workers).toHaveLength(4); // a fresh one for this run, and a fresh spare
+    expect(workers[2].sent).toHaveLength(1);
+    workers[2].answer('2');
+    expect(await next).toMatchObject({ status: 'ok', value: { output: '2' } });
+  });
+
+  it('a spare whose process ends is dropped quietly; the next run gets a fresh one', async () => {
+    const { client, workers } = setup();
+    const first = client.run('print(1)', { channel: 'c', weights: null });
+    workers[0].answer('1');
+    await first;
+    workers[1].onexit?.();
+    expect(workers[1].terminated).toBe(true);
+    const next = client.run('print(2)', { channel: 'c', weights: null });
+    expect(workers[2].sent).toHaveLength(1);
+    workers[2].answer('2');
+    expect(await next).toMatchObject({ status: 'ok' });
   });
 
   it('a sandbox that closes itself before starting is noticed', async () => {

@@ -13,6 +13,10 @@
 // - Every message is checked (protocol/validate.ts); one of the wrong shape,
 //   about another run, or out of order stops the worker (BadMessage). What a
 //   sandbox does can never restart, hang or fool the core worker (app/core.ts).
+// - In the built site each sandbox is a frame in a process of its own
+//   (app/sandboxFrame.ts): when that process ends (the code filled its memory),
+//   the run says so (Crashed), and the spare, which may have shared the
+//   process, is replaced too.
 import type { ErrorData } from '../protocol/base';
 import { sandboxMessage, type CodeResult, type SandboxMessage, type SandboxRun } from '../protocol/sandbox';
 import { shortProblem } from '../protocol/validate';
@@ -31,9 +35,17 @@ export interface SandboxRunOptions {
 
 export const SANDBOX_TIME_LIMIT_MS = 3000;
 
+/** A sandbox whose process ended under it (sandboxFrame.ts). */
+export const CRASHED_ERROR = 'Crashed';
+
+/** A sandbox that can tell the page its process ended (a frame); a plain worker cannot. */
+export interface SandboxWorkerLike extends WorkerLike {
+  onexit?: (() => void) | null;
+}
+
 /** A sandbox worker and where it is in its one run. */
 interface Box {
-  worker: WorkerLike;
+  worker: SandboxWorkerLike;
   ready: boolean;
   loadFailed: ErrorData | null;
   run: Run | null;
@@ -55,7 +67,7 @@ export class SandboxClient {
   /** Runs started so far (each one a fresh worker). */
   runs = 0;
 
-  constructor(private readonly spawn: () => WorkerLike) {}
+  constructor(private readonly spawn: () => SandboxWorkerLike) {}
 
   run(code: string, options: SandboxRunOptions): Promise<SandboxOutcome> {
     return new Promise<SandboxOutcome>((resolve) => {
@@ -94,6 +106,7 @@ export class SandboxClient {
       this.broken(box, { name: 'WorkerError', message: `the code cell's worker stopped with an error${event.message ? ` (${shortProblem(event.message, 120)})` : ''}` });
     };
     worker.onmessageerror = () => this.broken(box, { name: BAD_MESSAGE_ERROR, message: "a message from the code cell's worker could not be read" });
+    worker.onexit = () => this.exited(box);
     this.arm(box);
     return box;
   }
@@ -148,6 +161,13 @@ export class SandboxClient {
     );
   }
 
+  /** A box's process ended: the spare may have lived in it too, so it goes as well (the next run opens a fresh one). */
+  private exited(box: Box): void {
+    if (this.spare !== null && this.spare !== box) this.close(this.spare);
+    if (this.spare !== box) this.spare = null;
+    this.broken(box, { name: CRASHED_ERROR, message: "the code cell's sandbox crashed — did the code fill the memory?" });
+  }
+
   /** A box misbehaved or ran out of time: stop it; its run (if any) resolves with the reason. */
   private broken(box: Box, reason: ErrorData): void {
     if (box === this.spare) {
@@ -176,6 +196,7 @@ export class SandboxClient {
     box.timer = null;
     box.worker.onmessage = null;
     box.worker.onerror = null;
+    box.worker.onexit = null;
     box.worker.terminate();
   }
 }

@@ -8,7 +8,7 @@
 import { useEffect } from 'preact/hooks';
 import { fmt } from '../format';
 import { ScrollBox } from '../ScrollBox';
-import { inspectBusy, inspectOutcome, ownWeights, promptRun, retryWeights, startInspector, weights } from '../inspectorState';
+import { inspectBusy, inspectOutcome, loadOwnWeights, ownWeights, promptRun, retryWeights, startInspector, weights } from '../inspectorState';
 import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
 import { inspectorSettings } from '../state';
 import { BlockMap } from '../../widgets/inspector/BlockMap';
@@ -42,7 +42,7 @@ export function Inspector() {
           Open any tensor in the residual stream, the norms and both branches — and its gradient.
         </p>
       </header>
-      <WeightsStatus weights={w} onRetry={retryWeights} own={ownWeights.value} />
+      <WeightsStatus weights={w} onRetry={retryWeights} own={ownWeights.value} onOpenFile={(name, bytes) => void loadOwnWeights(bytes, `your file “${name}”`)} />
       <div class="inspector-inputs card">
         <PromptEditor prompt={s.prompt} run={promptRun.value} onPrompt={(prompt) => update({ prompt })} />
         <ModelControls settings={s} norms={w.status === 'ready' ? w.info.norms : null} onChange={update} />

@@ -103,6 +103,22 @@ describe('SandboxClient', () => {
     expect(await next).toMatchObject({ status: 'ok', value: { output: '2' } });
   });
 
+  it("a run whose process ends before its code started (another cell's doing) is tried once more in a fresh box, weights included", async () => {
+    const { client, workers } = setup();
+    const weights = new Uint8Array([1, 2, 3]).buffer;
+    const run = client.run('print(model.info().blocks)', { channel: 'c', weights });
+    workers[0].post({ type: 'ready' });
+    workers[0].onexit?.(); // before 'started'
+    expect(workers[0].terminated).toBe(true);
+    expect(workers[1].terminated).toBe(true); // the spare, likely in the same process
+    const again = workers[2];
+    expect(again.sent).toHaveLength(1);
+    expect(again.sent[0]).toMatchObject({ type: 'run', id: 1, code: 'print(model.info().blocks)' });
+    expect([...new Uint8Array(again.sent[0].weights!)]).toEqual([1, 2, 3]);
+    again.onexit?.(); // a second time: no more tries
+    expect(await run).toEqual({ status: 'error', error: { name: 'Crashed', message: "the code cell's sandbox crashed — did the code fill the memory?" } });
+  });
+
   it('a spare whose process ends is dropped quietly; the next run gets a fresh one', async () => {
     const { client, workers } = setup();
     const first = client.run('print(1)', { channel: 'c', weights: null });

@@ -10,8 +10,8 @@
 // It is a WorkerLike for app/sandboxClient.ts, which keeps every time limit and
 // checks every message. The frame can fetch nothing the service worker has (an
 // opaque origin is not under it), so the page sends it the worker's script and
-// the core's .wasm with the run. The frame answers a ping every PING_MS; two
-// pings without an answer mean its process is gone: `onexit`.
+// the core's .wasm with the run. The frame answers a ping every PING_MS;
+// MISSED_PINGS in a row without an answer mean its process is gone: `onexit`.
 import type { SandboxBoot } from '../protocol/sandbox';
 import type { WorkerLike } from './coreClient';
 
@@ -33,6 +33,8 @@ export interface SandboxParts {
 }
 
 export const PING_MS = 1000;
+/** Pings in a row without an answer that mean the frame's process is gone. */
+export const MISSED_PINGS = 4;
 /** After the frame's page loaded, how long its script may take to say hello. */
 export const HELLO_LIMIT_MS = 5000;
 
@@ -150,8 +152,9 @@ export class FramedSandbox implements WorkerLike {
   }
 
   private ping(): void {
-    // two pings unanswered: one late timer on a busy page is not enough to give up
-    if (this.pinged - this.answered >= 2) {
+    // MISSED_PINGS unanswered: every sandbox frame of the page shares one process and
+    // one main thread, which a cell posting a flood of messages keeps busy for a while
+    if (this.pinged - this.answered >= MISSED_PINGS) {
       const exit = this.onexit;
       this.terminate();
       exit?.();

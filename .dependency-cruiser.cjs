@@ -56,6 +56,13 @@ module.exports = {
       'The page talks to the worker only through app/coreClient.ts (main.tsx starts it by URL). Import request and result types from web/src/protocol instead.',
       PAGE,
       { path: '^web/src/worker/' },
+      '^web/src/main[.]tsx$',
+    ),
+    forbids(
+      'main-takes-only-the-sandbox-url',
+      "main.tsx imports of the worker side only the code-cell sandbox's built URL (`worker/sandbox/sandbox.ts?worker&url`, which app/sandboxFrame.ts sends to its frame); every other worker it starts with new Worker(new URL(...)).",
+      '^web/src/main[.]tsx$',
+      { path: '^web/src/worker/', pathNot: '^web/src/worker/sandbox/sandbox[.]ts$' },
     ),
     forbids(
       'page-runs-no-core',

@@ -10,13 +10,18 @@
 //   their call wrappers without new Function. 'wasm-unsafe-eval' compiles the
 //   core itself. Only two scripts may run text as JavaScript, each under its own
 //   header: the core worker (the lessons' own check expressions, WORKER_CSP) and
-//   the code-cell sandbox (the learner's code, SANDBOX_CSP). A worker is not
-//   bound by the page's meta tag, only by its script's header.
+//   the code-cell sandbox (the learner's code, SANDBOX_CSP, its frame's header).
+//   A worker is not bound by the page's meta tag, only by its script's header
+//   (or, from a blob: URL, by its frame's).
 // - style-src 'unsafe-inline': KaTeX lays out formulas with style attributes;
 //   font-src data: its smallest fonts are inlined into the CSS by the build.
 // - connect-src 'self': the weights, the core's .wasm and lesson files come
 //   from the site; nothing is sent anywhere.
-// - worker-src 'self': the core worker, the code-cell sandboxes, the service worker.
+// - worker-src 'self': the core worker, the trainers, the service worker.
+// - frame-src (default-src 'self'): the code-cell sandbox's frame, sandbox.html.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** The page's policy (a meta tag in dist/index.html, and the header on every response). */
 export const PAGE_CSP = [
@@ -34,11 +39,32 @@ export const PAGE_CSP = [
 ].join('; ');
 
 /**
- * The code-cell sandbox worker's own policy (its script's response header): it
- * may run the learner's code and fetch the core, and nothing else: no images,
- * fonts, nested workers or other origins.
+ * The code-cell sandbox's frame (public/sandbox.html, app/sandboxFrame.ts): its
+ * response header. `sandbox allow-scripts` gives it an opaque origin, which
+ * Chromium runs in a renderer process of its own, so learner code that fills the
+ * JS heap ends that process and never the page's. Its one script is allowed by
+ * its hash; the sandbox worker it starts from a blob: URL inherits this policy: it
+ * may run the learner's code and compile the core from bytes the page sends, and
+ * nothing else: no fetch (connect-src falls back to 'none'), no images, fonts or
+ * other origins. Only the page may frame it.
  */
-export const SANDBOX_CSP = ["default-src 'none'", "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'", "connect-src 'self'"].join('; ');
+export const SANDBOX_CSP = [
+  'sandbox allow-scripts',
+  "default-src 'none'",
+  `script-src '${frameScriptHash()}' 'unsafe-eval' 'wasm-unsafe-eval'`,
+  'worker-src blob:',
+].join('; ');
+
+/** The sandbox frame's page. */
+export const SANDBOX_PAGE = /\/sandbox\.html$/;
+
+/** sha256 of the inline script of public/sandbox.html, as CSP writes it. */
+function frameScriptHash(): string {
+  const html = readFileSync(fileURLToPath(new URL('./public/sandbox.html', import.meta.url)), 'utf8');
+  const script = /<script>([\s\S]*?)<\/script>/.exec(html);
+  if (script === null) throw new Error('public/sandbox.html has no inline script');
+  return `sha256-${createHash('sha256').update(script[1], 'utf8').digest('base64')}`;
+}
 
 /**
  * The core worker's own policy (its script's response header): the page's, plus
@@ -53,12 +79,12 @@ export const WORKER_SCRIPT = /\/assets\/worker-[\w-]+\.js$/;
 /** What only a header can say: no framing by other sites (clickjacking), no content-type sniffing. */
 export const HEADER_ONLY = { frameAncestors: "frame-ancestors 'none'", nosniff: 'nosniff' } as const;
 
-/** The sandbox worker's built script (vite names a worker chunk after its entry file, worker/sandbox/sandbox.ts). */
-export const SANDBOX_SCRIPT = /\/assets\/sandbox-[\w-]+\.js$/;
 
 /** The headers for one response of `npm run preview` (path without the query). */
 export function previewHeaders(path: string): Record<string, string> {
-  const policy = SANDBOX_SCRIPT.test(path) ? SANDBOX_CSP : WORKER_SCRIPT.test(path) ? WORKER_CSP : PAGE_CSP;
+  if (SANDBOX_PAGE.test(path))
+    return { 'Content-Security-Policy': `${SANDBOX_CSP}; frame-ancestors 'self'`, 'X-Content-Type-Options': HEADER_ONLY.nosniff, 'Referrer-Policy': 'no-referrer' };
+  const policy = WORKER_SCRIPT.test(path) ? WORKER_CSP : PAGE_CSP;
   return {
     'Content-Security-Policy': `${policy}; ${HEADER_ONLY.frameAncestors}`,
     'X-Content-Type-Options': HEADER_ONLY.nosniff,

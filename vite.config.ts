@@ -36,6 +36,22 @@ function securityHeaders(): Plugin {
   };
 }
 
+/**
+ * The code-cell sandbox worker is started from a blob: URL in an opaque-origin
+ * frame (app/sandboxFrame.ts), where Chromium starts only classic workers: its
+ * one file (both glues in it, no chunks) must not say import.meta, which in a
+ * classic worker is the script's own location.
+ */
+function classicSandboxWorker(): Plugin {
+  return {
+    name: 'glass-classic-sandbox-worker',
+    renderChunk(code, chunk) {
+      if (!chunk.isEntry || !/worker[\\/]sandbox[\\/]sandbox\.ts$/.test(chunk.facadeModuleId ?? '')) return null;
+      return { code: code.replaceAll('import.meta.url', 'self.location.href'), map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root: 'web',
   base: './', // dist/ works from any static server and any sub-path
@@ -60,7 +76,7 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [classicSandboxWorker()] },
   build: {
     outDir: '../dist',
     emptyOutDir: true,

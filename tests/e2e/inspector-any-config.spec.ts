@@ -40,7 +40,7 @@ test('a 12-block post-norm model trained here: block map, a late block’s heatm
 
   // the inspector says which model it shows, and draws its 12 blocks
   await expect(page.getByRole('heading', { name: 'Inspector', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('own-model')).toHaveText('Your trained model: 12 blocks, post-norm RMSNorm, d 32, 2 heads, context 64 bytes.');
+  await expect(page.getByTestId('own-model')).toHaveText('Your own model: 12 blocks, post-norm RMSNorm, d 32, 2 heads, context 64 bytes.');
   await expect(page.getByTestId('weights-ready')).toContainText('trained here in run B');
   await expect(page.getByTestId('inspector-results')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('block-row')).toHaveCount(12);

@@ -5,6 +5,7 @@
 // policy; a lazily loaded part that fails shows Retry; the console's own copy
 // of the core is replaced after a trap.
 import { expect, test, type Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import { PAGE_CSP, SANDBOX_CSP, WORKER_CSP } from '../../security.config';
 import { SHOTS } from './lessonWalk';
 
@@ -41,7 +42,7 @@ test.describe('offline', () => {
       for (const key of await caches.keys()) for (const r of await (await caches.open(key)).keys()) urls.push(new URL(r.url).pathname);
       return urls;
     });
-    for (const want of [/\/index\.html$/, /glass_core-.*\.wasm$/, /glass_core_fma-.*\.wasm$/, /glass-kjv\.safetensors$/, /LessonsPage-.*\.js$/, /sandbox-.*\.js$/, /worker-.*\.js$/])
+    for (const want of [/\/index\.html$/, /glass_core-.*\.wasm$/, /glass_core_fma-.*\.wasm$/, /glass-kjv\.safetensors$/, /LessonsPage-.*\.js$/, /sandbox-.*\.js$/, /\/sandbox\.html$/, /worker-.*\.js$/])
       expect(cached.some((u) => want.test(u)), String(want)).toBe(true);
 
     await context.setOffline(true);
@@ -52,6 +53,10 @@ test.describe('offline', () => {
     await cell.locator('textarea').fill('print(model.info().blocks)');
     await cell.getByRole('button', { name: 'Run' }).click();
     await expect(cell.getByTestId('code-output')).toHaveText('4', { timeout: 20_000 });
+    // it ran in the sandbox's frame, served by the service worker with its header: an opaque origin
+    const frame = page.frames().find((f) => f.url().endsWith('/sandbox.html'));
+    expect(frame, 'the spare sandbox frame').toBeTruthy();
+    expect(await frame!.evaluate(() => self.origin)).toBe('null');
     // another lesson, by address, offline
     await page.goto('./?view=lessons&lesson=attention&step=1');
     await expect(page.getByTestId('lesson')).toBeVisible();
@@ -75,12 +80,14 @@ test.describe('headers and CSP', () => {
     expect(h['content-security-policy']).toBe(`${PAGE_CSP}; frame-ancestors 'none'`);
     expect(h['x-content-type-options']).toBe('nosniff');
     for (const directive of ["object-src 'none'", "base-uri 'none'", "connect-src 'self'", "'wasm-unsafe-eval'"]) expect(PAGE_CSP).toContain(directive);
-    // the sandbox worker's script gets the tighter policy
-    const sandboxScript = /sandbox-[\w-]+\.js/.exec(await (await request.get(`./${/assets\/index-[\w-]+\.js/.exec(html)![0]}`)).text())?.[0];
-    expect(sandboxScript).toBeTruthy();
-    const sandbox = await request.get(`./assets/${sandboxScript}`);
-    expect(sandbox.ok()).toBe(true);
-    expect(sandbox.headers()['content-security-policy']).toBe(`${SANDBOX_CSP}; frame-ancestors 'none'`);
+    // the code-cell sandbox's frame gets its own, tighter policy: sandboxed (an opaque origin, a
+    // process of its own), its one inline script by hash, framed only by the page
+    const frame = await request.get('./sandbox.html');
+    expect(frame.ok()).toBe(true);
+    expect(frame.headers()['content-security-policy']).toBe(`${SANDBOX_CSP}; frame-ancestors 'self'`);
+    expect(SANDBOX_CSP).toMatch(/^sandbox allow-scripts; default-src 'none';/);
+    const inline = /<script>([\s\S]*?)<\/script>/.exec(await frame.text())![1];
+    expect(SANDBOX_CSP).toContain(`'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
     // no eval on the page (the core is built without dynamic execution); only the core worker,
     // which runs the lessons' check expressions, gets 'unsafe-eval', by its own header
     expect(PAGE_CSP).not.toContain("'unsafe-eval'");

@@ -11,6 +11,7 @@ class FakeSandbox implements WorkerLike {
   terminated = false;
   onmessage: ((event: MessageEvent) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
+  onexit: (() => void) | null = null;
   postMessage(message: unknown) {
     this.sent.push(message as SandboxRun);
   }
@@ -84,6 +85,51 @@ describe('SandboxClient', () => {
     expect(await run).toEqual({ status: 'error', error: { name: 'TimeLimit', message: 'stopped after 3 s' } });
     expect(workers[0].terminated).toBe(true);
     expect(workers[1].terminated).toBe(false); // the spare is fine
+  });
+
+  it("a sandbox whose process ends (it filled the memory) says so; the spare, which may have shared the process, is replaced", async () => {
+    const { client, workers } = setup();
+    const run = client.run('const keep = []; for (;;) keep.push([1])', { channel: 'c', weights: null });
+    workers[0].post({ type: 'ready' });
+    workers[0].post({ type: 'started', id: 1 });
+    workers[0].onexit?.();
+    expect(await run).toEqual({ status: 'error', error: { name: 'Crashed', message: "the code cell's sandbox crashed — did the code fill the memory?" } });
+    expect(workers[0].terminated).toBe(true);
+    expect(workers[1].terminated).toBe(true);
+    const next = client.run('print(2)', { channel: 'c', weights: null });
+    expect(workers).toHaveLength(4); // a fresh one for this run, and a fresh spare
+    expect(workers[2].sent).toHaveLength(1);
+    workers[2].answer('2');
+    expect(await next).toMatchObject({ status: 'ok', value: { output: '2' } });
+  });
+
+  it("a run whose process ends before its code started (another cell's doing) is tried once more in a fresh box, weights included", async () => {
+    const { client, workers } = setup();
+    const weights = new Uint8Array([1, 2, 3]).buffer;
+    const run = client.run('print(model.info().blocks)', { channel: 'c', weights });
+    workers[0].post({ type: 'ready' });
+    workers[0].onexit?.(); // before 'started'
+    expect(workers[0].terminated).toBe(true);
+    expect(workers[1].terminated).toBe(true); // the spare, likely in the same process
+    const again = workers[2];
+    expect(again.sent).toHaveLength(1);
+    expect(again.sent[0]).toMatchObject({ type: 'run', id: 1, code: 'print(model.info().blocks)' });
+    expect([...new Uint8Array(again.sent[0].weights!)]).toEqual([1, 2, 3]);
+    again.onexit?.(); // a second time: no more tries
+    expect(await run).toEqual({ status: 'error', error: { name: 'Crashed', message: "the code cell's sandbox crashed — did the code fill the memory?" } });
+  });
+
+  it('a spare whose process ends is dropped quietly; the next run gets a fresh one', async () => {
+    const { client, workers } = setup();
+    const first = client.run('print(1)', { channel: 'c', weights: null });
+    workers[0].answer('1');
+    await first;
+    workers[1].onexit?.();
+    expect(workers[1].terminated).toBe(true);
+    const next = client.run('print(2)', { channel: 'c', weights: null });
+    expect(workers[2].sent).toHaveLength(1);
+    workers[2].answer('2');
+    expect(await next).toMatchObject({ status: 'ok' });
   });
 
   it('a sandbox that closes itself before starting is noticed', async () => {

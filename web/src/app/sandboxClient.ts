@@ -13,6 +13,11 @@
 // - Every message is checked (protocol/validate.ts); one of the wrong shape,
 //   about another run, or out of order stops the worker (BadMessage). What a
 //   sandbox does can never restart, hang or fool the core worker (app/core.ts).
+// - In the built site each sandbox is a frame in a process of its own
+//   (app/sandboxFrame.ts): when that process ends (the code filled its memory),
+//   the run says so (Crashed), and the spare, which may have shared the
+//   process, is replaced too. A run whose process ended before its code
+//   started (another cell filled the memory) is tried once more in a fresh box.
 import type { ErrorData } from '../protocol/base';
 import { sandboxMessage, type CodeResult, type SandboxMessage, type SandboxRun } from '../protocol/sandbox';
 import { shortProblem } from '../protocol/validate';
@@ -31,9 +36,17 @@ export interface SandboxRunOptions {
 
 export const SANDBOX_TIME_LIMIT_MS = 3000;
 
+/** A sandbox whose process ended under it (sandboxFrame.ts). */
+export const CRASHED_ERROR = 'Crashed';
+
+/** A sandbox that can tell the page its process ended (a frame); a plain worker cannot. */
+export interface SandboxWorkerLike extends WorkerLike {
+  onexit?: (() => void) | null;
+}
+
 /** A sandbox worker and where it is in its one run. */
 interface Box {
-  worker: WorkerLike;
+  worker: SandboxWorkerLike;
   ready: boolean;
   loadFailed: ErrorData | null;
   run: Run | null;
@@ -46,6 +59,9 @@ interface Run {
   timeLimitMs: number;
   started: boolean;
   resolve: (outcome: SandboxOutcome) => void;
+  code: string;
+  /** A copy of the weights for one more try, when the box's process ended before the code started (not this code's doing). */
+  again: ArrayBuffer | null | undefined;
 }
 
 export class SandboxClient {
@@ -55,7 +71,7 @@ export class SandboxClient {
   /** Runs started so far (each one a fresh worker). */
   runs = 0;
 
-  constructor(private readonly spawn: () => WorkerLike) {}
+  constructor(private readonly spawn: () => SandboxWorkerLike) {}
 
   run(code: string, options: SandboxRunOptions): Promise<SandboxOutcome> {
     return new Promise<SandboxOutcome>((resolve) => {
@@ -63,19 +79,31 @@ export class SandboxClient {
       if (before !== undefined) this.finish(before, { status: 'stale' });
       const box = this.spare ?? this.open();
       this.spare = null;
-      const run: Run = { id: this.nextId++, channel: options.channel, timeLimitMs: options.timeLimitMs ?? SANDBOX_TIME_LIMIT_MS, started: false, resolve };
-      box.run = run;
-      this.running.set(run.channel, box);
+      const run: Run = {
+        id: this.nextId++,
+        channel: options.channel,
+        timeLimitMs: options.timeLimitMs ?? SANDBOX_TIME_LIMIT_MS,
+        started: false,
+        resolve,
+        code,
+        again: options.weights === null ? null : options.weights.slice(0),
+      };
       this.runs += 1;
-      if (box.loadFailed !== null) {
-        this.finish(box, { status: 'error', error: { name: box.loadFailed.name, message: `the code cell's core could not load: ${box.loadFailed.message}` } });
-        return;
-      }
-      const message: SandboxRun = { type: 'run', id: run.id, code, weights: options.weights };
-      box.worker.postMessage(message, options.weights === null ? [] : [options.weights]);
-      this.arm(box);
+      this.start(box, run, options.weights);
       this.spare = this.open(); // the next run's worker starts loading now
     });
+  }
+
+  private start(box: Box, run: Run, weights: ArrayBuffer | null): void {
+    box.run = run;
+    this.running.set(run.channel, box);
+    if (box.loadFailed !== null) {
+      this.finish(box, { status: 'error', error: { name: box.loadFailed.name, message: `the code cell's core could not load: ${box.loadFailed.message}` } });
+      return;
+    }
+    const message: SandboxRun = { type: 'run', id: run.id, code: run.code, weights };
+    box.worker.postMessage(message, weights === null ? [] : [weights]);
+    this.arm(box);
   }
 
   /** Stops every sandbox (the page is going away, or a test is done). */
@@ -94,6 +122,7 @@ export class SandboxClient {
       this.broken(box, { name: 'WorkerError', message: `the code cell's worker stopped with an error${event.message ? ` (${shortProblem(event.message, 120)})` : ''}` });
     };
     worker.onmessageerror = () => this.broken(box, { name: BAD_MESSAGE_ERROR, message: "a message from the code cell's worker could not be read" });
+    worker.onexit = () => this.exited(box);
     this.arm(box);
     return box;
   }
@@ -148,6 +177,24 @@ export class SandboxClient {
     );
   }
 
+  /** A box's process ended: the spare may have lived in it too, so it goes as well (the next run opens a fresh one). */
+  private exited(box: Box): void {
+    if (this.spare !== null && this.spare !== box) this.close(this.spare);
+    if (this.spare !== box) this.spare = null;
+    const run = box.run;
+    if (run !== null && !run.started && run.again !== undefined) {
+      // The process ended before this code started: another cell's doing (all frames of a page
+      // share one process). One more try in a fresh box; its own crash would then be its own.
+      const weights = run.again;
+      run.again = undefined;
+      box.run = null;
+      this.close(box);
+      this.start(this.open(), run, weights);
+      return;
+    }
+    this.broken(box, { name: CRASHED_ERROR, message: "the code cell's sandbox crashed — did the code fill the memory?" });
+  }
+
   /** A box misbehaved or ran out of time: stop it; its run (if any) resolves with the reason. */
   private broken(box: Box, reason: ErrorData): void {
     if (box === this.spare) {
@@ -176,6 +223,7 @@ export class SandboxClient {
     box.timer = null;
     box.worker.onmessage = null;
     box.worker.onerror = null;
+    box.worker.onexit = null;
     box.worker.terminate();
   }
 }

@@ -16,7 +16,7 @@ import { batch, effect, signal } from '@preact/signals';
 import type { ErrorData } from '../protocol/base';
 import type { LabResult, SeedRow } from '../protocol/lab';
 import { shortProblem } from '../protocol/validate';
-import { core, startCore } from './core';
+import { core, sandbox, startCore } from './core';
 import { BAD_MESSAGE_ERROR, NO_ANSWER_ERROR, TIME_LIMIT_ERROR, type WorkerLike } from './coreClient';
 import { DEFAULT_INSPECTOR, readInspectorUrl, truncateUtf8, writeInspectorUrl, type InspectorSettings } from './inspectorSettings';
 import { DEFAULT_INTERP, readInterpUrl, writeInterpUrl, type InterpSettings } from './interpSettings';
@@ -173,6 +173,8 @@ export function startApp(spawn: () => WorkerLike): void {
     /** A request that never ends: stopped after `ms` and the worker replaced (the watchdog at work). */
     hang: (ms = 1000) => core().request('debugHang', null, { timeLimitMs: ms }),
     restarts: () => core().restarts,
+    /** Runs code in a code-cell sandbox with its own time limit (a cell's is 3 s): what happens when a sandbox's process ends. */
+    sandbox: (code: string, timeLimitMs = 3000) => sandbox().run(code, { channel: 'debug', weights: null, timeLimitMs }),
   };
 }
 

@@ -30,6 +30,8 @@ export interface LoadOptions {
   /** The .wasm bytes of that build. Needed in Node (Vitest); in the browser the glue fetches them. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: GlassCoreOptions['locateFile'];
+  /** That build's glue, already imported: for a worker that cannot import a chunk (the code-cell sandbox, started from a blob: URL). */
+  createCore?: (options: GlassCoreOptions) => Promise<RawModule>;
 }
 
 /** A node of the recorded graph (raw.ts documents the fields), with facade tensors. */
@@ -253,7 +255,8 @@ export async function loadGlass(options: LoadOptions = {}): Promise<Glass> {
   if (options.locateFile !== undefined) coreOptions.locateFile = options.locateFile;
   const build = options.build ?? bestBuild();
   // one glue per build; only the chosen one (and its .wasm) is fetched
-  const { default: createGlassCore } = build === 'relaxed-fma' ? await import('./wasm/glass_core_fma.js') : await import('./wasm/glass_core.js');
+  const createGlassCore =
+    options.createCore ?? (build === 'relaxed-fma' ? await import('./wasm/glass_core_fma.js') : await import('./wasm/glass_core.js')).default;
   const raw = await createGlassCore(coreOptions);
   return new Glass(raw, build);
 }

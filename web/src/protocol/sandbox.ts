@@ -20,6 +20,17 @@ export interface SandboxRun {
   weights: ArrayBuffer | null;
 }
 
+/**
+ * Frame -> sandbox worker, before anything else, when the sandbox runs in its
+ * frame (app/sandboxFrame.ts): the worker cannot fetch, so the page sends the
+ * core's .wasm (the build it chose) with its script.
+ */
+export interface SandboxBoot {
+  type: 'boot';
+  build: 'simd128' | 'relaxed-fma';
+  wasm: ArrayBuffer;
+}
+
 /** Sandbox -> page (the same envelope as the core worker's, protocol/api.ts). */
 export type SandboxMessage =
   | { type: 'ready' }

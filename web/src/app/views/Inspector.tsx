@@ -8,7 +8,7 @@
 import { useEffect } from 'preact/hooks';
 import { fmt } from '../format';
 import { ScrollBox } from '../ScrollBox';
-import { contextBytes, inspectBusy, inspectOutcome, loadedModel, ownWeights, promptRun, retryWeights, startInspector, weights } from '../inspectorState';
+import { contextBytes, inspectBusy, inspectOutcome, loadOwnWeights, loadedModel, ownWeights, promptRun, retryWeights, startInspector, weights } from '../inspectorState';
 import { BLOCKS, type InspectorSettings } from '../inspectorSettings';
 import { SHIPPED_SHAPE } from '../../protocol/modelNames';
 import { inspectorSettings } from '../state';
@@ -46,7 +46,7 @@ export function Inspector() {
           Open any tensor in the residual stream, the {model.norm === 'none' ? 'branches' : 'norms and both branches'} — and its gradient.
         </p>
       </header>
-      <WeightsStatus weights={w} onRetry={retryWeights} own={ownWeights.value} />
+      <WeightsStatus weights={w} onRetry={retryWeights} own={ownWeights.value} onOpenFile={(name, bytes) => void loadOwnWeights(bytes, `your file “${name}”`)} />
       <div class="inspector-inputs card">
         <PromptEditor prompt={s.prompt} run={promptRun.value} onPrompt={(prompt) => update({ prompt })} context={contextBytes.value} />
         <ModelControls

@@ -22,7 +22,7 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 
 function nativeStep(runs, warmup) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: bash scripts/build.sh native --target glassllm`);
-  const out = execFileSync(CLI, ['bench', '--runs', String(runs), '--warmup', String(warmup)], { encoding: 'utf8' });
+  const out = execFileSync(CLI, ['bench', '--threads', '1', '--runs', String(runs), '--warmup', String(warmup)], { encoding: 'utf8' });
   const m = out.match(/^bench train_step_16x128\s+median_ms\s+([\d.]+)\s+min_ms\s+([\d.]+)/m);
   if (!m) throw new Error(`no train_step_16x128 row in:\n${out}`);
   return { median: Number(m[1]), min: Number(m[2]) };

@@ -26,7 +26,8 @@ import {
 /** The shipped model (docs/model.md): 4 blocks, a 128-byte context. A loaded model's own config (ModelInfo) wins. */
 export const BLOCKS = SHIPPED_SHAPE.blocks;
 export const CONTEXT_BYTES = 128;
-export const DEFAULT_PROMPT = 'In the beginning God created the heaven and the earth.';
+import { DEFAULT_PROMPT } from '../protocol/model';
+export { DEFAULT_PROMPT };
 /** The weights' own eps (docs/model.md); the inspector compares every other eps with it. */
 export const DEFAULT_MODEL_EPS = 1e-6;
 /** Prompts up to this many bytes go in the address. */

@@ -18,6 +18,8 @@ export type {
   InterpOptions,
   Intervention,
   InterventionReport,
+  LedgerGrad,
+  LedgerParts,
   LedgerTerm,
   LogitLens,
   ResidualLedger,

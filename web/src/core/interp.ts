@@ -133,22 +133,26 @@ export interface LedgerTerm {
   totalShare: number | null;
 }
 
-export type ResidualLedger =
-  | { refused: string }
-  | {
-      totalName: string;
-      totalNorm: (number | null)[];
-      terms: LedgerTerm[];
-      /** max |embed + Σ attn + Σ ffn − last stream| */
-      maxAbsDiff: number | null;
-      grad: {
-        totalNorm: (number | null)[];
-        /** 'residual path', then each branch's Jᵀg term */
-        terms: LedgerTerm[];
-        throughIdentity: (number | null)[];
-        maxAbsDiff: number | null;
-      } | null;
-    };
+/** The gradient side of the ledger: ∂loss/∂embedding split by route. */
+export interface LedgerGrad {
+  totalNorm: (number | null)[];
+  /** 'residual path', then each branch's Jᵀg term */
+  terms: LedgerTerm[];
+  throughIdentity: (number | null)[];
+  maxAbsDiff: number | null;
+}
+
+export interface LedgerParts {
+  totalName: string;
+  totalNorm: (number | null)[];
+  /** embed, then each block's attention and SwiGLU output */
+  terms: LedgerTerm[];
+  /** max |embed + Σ attn + Σ ffn − last stream|, added in the run's dtype */
+  maxAbsDiff: number | null;
+  grad: LedgerGrad | null;
+}
+
+export type ResidualLedger = { refused: string } | LedgerParts;
 
 export interface HeadSummary {
   block: number;

@@ -3,6 +3,9 @@
 import type { Intervention, ModelInfo, ModelRun, Prediction } from '../core';
 import type { DTypeName, ShownTensor } from './base';
 
+/** The verse the inspector and the lessons' "your prompt" start with. */
+export const DEFAULT_PROMPT = 'In the beginning God created the heaven and the earth.';
+
 export type { ModelInfo, ModelRun, Prediction };
 
 /** One run of the model: prompt (at most `context` UTF-8 bytes), eps of every norm, dtype. */

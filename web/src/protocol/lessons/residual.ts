@@ -1,10 +1,10 @@
 // The "Reading the residual stream" lesson's requests (and the RMSNorm
 // lesson's I + J_F step on the real model); worker side:
 // web/src/worker/lessonOps/residual.ts. Plain data only.
-import type { AttentionSummary, LedgerTerm, NamedTensor, Prediction } from '../../core';
+import type { AttentionSummary, LedgerGrad, LedgerParts, NamedTensor, Prediction } from '../../core';
 
-/** The prompt a lesson starts with, until the learner types their own. */
-export const DEFAULT_PROMPT = 'In the beginning God created the heaven and the earth.';
+/** The prompt a lesson starts with, until the learner types their own: the inspector's. */
+export { DEFAULT_PROMPT } from '../model';
 
 export interface PromptInput {
   text: string;
@@ -22,21 +22,8 @@ export interface LedgerInput {
   dtype?: DType;
 }
 
-export interface Ledger {
-  totalName: string;
-  totalNorm: (number | null)[];
-  /** embed, then each block's attention and SwiGLU output. */
-  terms: LedgerTerm[];
-  /** max |embed + Σ attn + Σ ffn − last stream|, added in the run's dtype. */
-  maxAbsDiff: number | null;
-  grad: {
-    totalNorm: (number | null)[];
-    /** 'residual path', then each branch's Jᵀg term. */
-    terms: LedgerTerm[];
-    throughIdentity: (number | null)[];
-    maxAbsDiff: number | null;
-  };
-}
+/** The ledger of a run with backward: its gradient side is always there. */
+export type Ledger = Omit<LedgerParts, 'grad'> & { grad: LedgerGrad };
 
 export interface LedgerResult {
   dtype: DType;

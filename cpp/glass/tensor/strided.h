@@ -4,6 +4,7 @@
 // and the stride along it, so inner loops stay simple and vectorisable.
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "glass/tensor/shape.h"
@@ -28,36 +29,10 @@ inline Strides broadcast_strides(const Tensor& t, const Shape& out) {
   return s;
 }
 
-// Calls row(offsets, len, inner_strides) once per row of `shape`, offsets
-// advanced per operand by its own strides. A 0-d shape is one row of length 1.
-template <std::size_t K, class F>
-void for_each_row(const Shape& shape, const std::array<Strides, K>& strides, std::array<int64_t, K> offsets, F&& row) {
-  const int nd = static_cast<int>(shape.size());
-  std::array<int64_t, K> inner{};
-  if (nd == 0) {
-    row(offsets, int64_t{1}, inner);
-    return;
-  }
-  if (numel(shape) == 0) return;
-  for (std::size_t k = 0; k < K; ++k) inner[k] = strides[k][nd - 1];
-  const int64_t len = shape[nd - 1];
-  std::vector<int64_t> idx(nd, 0);
-  while (true) {
-    row(offsets, len, inner);
-    int d = nd - 2;
-    for (; d >= 0; --d) {
-      ++idx[d];
-      for (std::size_t k = 0; k < K; ++k) offsets[k] += strides[k][d];
-      if (idx[d] < shape[d]) break;
-      for (std::size_t k = 0; k < K; ++k) offsets[k] -= strides[k][d] * shape[d];
-      idx[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
-
-// The same for rows first .. last-1 only (rows counted in row-major order, as
-// for_each_row visits them), so that threads can take a range each.
+// Calls row(offsets, len, inner_strides) for rows first .. last-1 of `shape`
+// (counted in row-major order), offsets advanced per operand by its own
+// strides, so that threads can take a range each. A 0-d shape is one row of
+// length 1.
 template <std::size_t K, class F>
 void for_each_row_range(const Shape& shape, const std::array<Strides, K>& strides, std::array<int64_t, K> offsets,
                         int64_t first, int64_t last, F&& row) {
@@ -88,6 +63,13 @@ void for_each_row_range(const Shape& shape, const std::array<Strides, K>& stride
     }
     if (d < 0) return;
   }
+}
+
+// Every row of `shape` (for_each_row_range over all of them).
+template <std::size_t K, class F>
+void for_each_row(const Shape& shape, const std::array<Strides, K>& strides, std::array<int64_t, K> offsets, F&& row) {
+  const int64_t rows = shape.empty() ? 1 : (shape.back() == 0 ? 0 : numel(shape) / shape.back());
+  for_each_row_range(shape, strides, offsets, 0, rows, std::forward<F>(row));
 }
 
 }  // namespace glass::detail

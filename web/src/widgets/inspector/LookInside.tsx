@@ -12,6 +12,7 @@ import { normWord, tensorName, withCode } from '../../app/tensorNames';
 import { hasFinalNorm, type ModelShape } from '../../protocol/modelNames';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { AttentionHeatmap } from '../lessons/AttentionHeatmap';
+import { HeadPicker, headRows } from '../HeadPicker';
 import { ToNotice } from '../ToNotice';
 import { GradientCheckTool } from './GradientCheckTool';
 import type { ToolContext } from './interpContext';
@@ -51,28 +52,12 @@ function Heads({ ctx }: Props) {
   const setBlock = (block: number) => ctx.onChange({ head: { block, head: h } });
   const setHead = (head: number) => ctx.onChange({ head: { block: b, head } });
   const setRow = (pos: number) => ctx.onChange({ pos });
-  const weights = Array.from({ length: n }, (_, t) => Array.from(p.data.subarray((h * n + t) * n, (h * n + t + 1) * n)));
+  const weights = headRows(p, h);
   const rows = r.summary.heads.filter((s) => s.block === b);
   const sharpest = rows.reduce((best, s) => ((s.previous ?? 0) > (best.previous ?? 0) ? s : best), rows[0]);
   return (
     <div class="look-heads" data-testid="look-heads">
-      <div class="look-pick" role="group" aria-label="Which head">
-        <label>
-          block{' '}
-          <select value={b} onChange={(e) => setBlock(Number((e.target as HTMLSelectElement).value))} data-testid="look-block">
-            {Array.from({ length: blocks }, (_, i) => (
-              <option key={i} value={i}>
-                {i}
-              </option>
-            ))}
-          </select>
-        </label>
-        {Array.from({ length: heads }, (_, i) => (
-          <button type="button" key={i} class={i === h ? 'is-on' : ''} aria-pressed={i === h} onClick={() => setHead(i)}>
-            head {i}
-          </button>
-        ))}
-      </div>
+      <HeadPicker class="look-pick" blocks={blocks} heads={heads} block={b} head={h} onBlock={setBlock} onHead={setHead} blockTestId="look-block" />
       {outside && (
         <p class="notice notice-warn" role="alert" data-testid="look-head-outside">
           The address asks for head {asked.head} of block {asked.block}; this model has blocks 0 to {blocks - 1} with heads 0 to {heads - 1}, so

@@ -16,6 +16,7 @@ import { pct } from './residualLabels';
 import { WidgetShell } from './WidgetShell';
 import './Attention.css';
 import './ResidualStream.css';
+import { HeadPicker, headRows } from '../HeadPicker';
 
 export const lessonWidgets: LessonWidgets = { 'head-patterns': HeadPatterns };
 
@@ -46,26 +47,20 @@ export function HeadPatterns() {
           const p = r.patterns[b];
           const [heads, n] = p.shape;
           const h = Math.min(head, heads - 1);
-          const weights = Array.from({ length: n }, (_, t) => Array.from(p.data.subarray((h * n + t) * n, (h * n + t + 1) * n)));
+          const weights = headRows(p, h);
           return (
             <>
-              <div class="widget-row" role="group" aria-label="Which head">
-                <label>
-                  block{' '}
-                  <select data-testid="heads-block" value={b} onChange={(e) => setBlock(Number(e.currentTarget.value))}>
-                    {Array.from({ length: blocks }, (_, i) => (
-                      <option key={i} value={i}>
-                        {i}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                {Array.from({ length: heads }, (_, i) => (
-                  <button key={i} type="button" aria-pressed={i === h} onClick={() => setHead(i)} data-testid={`heads-head-${i}`}>
-                    head {i}
-                  </button>
-                ))}
-              </div>
+              <HeadPicker
+                class="widget-row"
+                blocks={blocks}
+                heads={heads}
+                block={b}
+                head={h}
+                onBlock={setBlock}
+                onHead={setHead}
+                blockTestId="heads-block"
+                headTestId={(i) => `heads-head-${i}`}
+              />
               <p class="widget-lead">
                 Head {h} of block {b}: row t is how position t spreads its attention over positions 0 … t (the model's own softmax weights).
               </p>

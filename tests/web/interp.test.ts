@@ -15,6 +15,7 @@ import { interventionText, type ModelRun, type NamedTensor } from '../../web/src
 import type { ModelRunSettings } from '../../web/src/protocol/model';
 import { handlers } from '../../web/src/worker/handlers';
 import { loadModel, needModel, type WorkerState } from '../../web/src/worker/state';
+import { errorOf } from './errorOf';
 import { withShippedModel } from './load';
 
 const cli = new URL('../../build/native/glassllm', import.meta.url).pathname;
@@ -29,15 +30,6 @@ withShippedModel((s) => (w = s));
 
 const run = (settings: ModelRunSettings, extra: { patterns?: boolean; interventions?: unknown[] } = {}): ModelRun =>
   handlers.modelRun(w, { ...settings, backward: true, ...extra } as Parameters<typeof handlers.modelRun>[1]);
-
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  return '(no error)';
-}
 
 function allWeights(): Map<string, Float32Array | Float64Array> {
   const { model } = needModel(w);

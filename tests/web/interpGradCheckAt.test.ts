@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRunSettings } from '../../web/src/protocol/model';
 import { handlers } from '../../web/src/worker/handlers';
 import type { WorkerState } from '../../web/src/worker/state';
+import { errorOf } from './errorOf';
 import { withShippedModel } from './load';
 
 let w: WorkerState;
@@ -14,15 +15,6 @@ withShippedModel((s) => (w = s));
 const run: ModelRunSettings = { text: 'In the beginning God', eps: 1e-6, dtype: 'float64' };
 const N = 20;
 const check = (target: string, at: { pos: number; coord: number }) => handlers.interpGradCheck(w, { run, target, index: 0, at });
-
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  return '(no error)';
-}
 
 describe('the gradient check at (pos, coord)', () => {
   it('a snapshot: row-major in (n, d), the same as asking by index', () => {

@@ -1,8 +1,9 @@
 // The inspector for any model config (issue 11): a 12-block post-norm model
 // trained in the Train view opens in the inspector, which draws its own blocks,
 // names its tensors for what they hold, shows a late block's heatmap and
-// gradient, accepts a deep link to blocks.11 of that model, and goes back to the
-// shipped model, where the same address is refused with what exists instead.
+// gradient, accepts a deep link to blocks.11 of that model, leaves the lessons on
+// the shipped model meanwhile, and goes back to the shipped model, where the same
+// address is refused with what exists instead.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
@@ -100,6 +101,16 @@ test('a 12-block post-norm model trained here: block map, a late block’s heatm
   await page.getByTestId('block-map').screenshot({ path: `${SHOTS}/inspector-any-config-blockmap-390.png` });
   await page.locator('.inspector-depth').screenshot({ path: `${SHOTS}/inspector-any-config-depth-390.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
+
+  // a lesson opened meanwhile still reads the shipped model (4 heads, width 128), not this one (2 heads, width 32):
+  // its inline values, its code cell and its checks
+  await goInside(page, '?view=lessons&lesson=attention&step=1');
+  await expect(page.getByTestId('lesson')).toContainText('shared out among 4 heads of 32 columns each', { timeout: 20_000 });
+  await expect(page.getByTestId('code-output').first()).toContainText(/q: 16 × 128 +head 2: 16 × 32/, { timeout: 20_000 });
+  // and the inspector still shows the learner's model
+  await goInside(page, '?view=inspector&tensor=blocks.9.sum.attn&of=value');
+  await expect(page.getByTestId('own-model')).toContainText('Your own model: 12 blocks');
+  await expect(page.getByTestId('block-row')).toHaveCount(12);
 
   // back to the shipped model: the tensor it lacks is replaced quietly by its default
   await page.getByRole('button', { name: 'Back to the shipped model' }).click();

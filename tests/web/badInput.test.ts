@@ -411,7 +411,7 @@ describe('every weights file of the seed corpus through the worker (loadWeights)
     loadModel(w, shipped);
   });
   afterAll(() => {
-    w.loaded?.model.dispose();
+    w.shipped?.model.dispose();
     expect(w.glass.liveHandles()).toBe(0);
   });
 
@@ -425,7 +425,7 @@ describe('every weights file of the seed corpus through the worker (loadWeights)
     it(name, () => {
       cases++;
       const bytes = readFileSync(new URL(name, dir));
-      const before = w.loaded!.info;
+      const before = w.shipped!.info;
       if (name.startsWith('bad_')) {
         let error: unknown = null;
         try {
@@ -437,8 +437,8 @@ describe('every weights file of the seed corpus through the worker (loadWeights)
         expect((error as Error).message).toMatch(/^(safetensors|weights): /);
         expect((error as Error).message).not.toMatch(INTERNALS);
         // refused: the model is the one loaded before, and it still runs
-        expect(w.loaded!.info).toEqual(before);
-        expect(w.loaded!.model.compute('In the beginning', { backward: false })).toBeGreaterThan(0);
+        expect(w.shipped!.info).toEqual(before);
+        expect(w.shipped!.model.compute('In the beginning', { backward: false })).toBeGreaterThan(0);
         return;
       }
       if (name === 'valid_plain' || name === 'valid_empty_header') {
@@ -458,7 +458,7 @@ describe('every weights file of the seed corpus through the worker (loadWeights)
       }
       expect(info.vocab).toBe(2);
       loadModel(w, shipped);
-      expect(w.loaded!.info.nonFinite).toEqual([]);
+      expect(w.shipped!.info.nonFinite).toEqual([]);
     });
   }
 });

@@ -103,7 +103,7 @@ describe('the logit lens', () => {
     expect(r.firstHit).toBe(r.depths.findIndex((d) => d.rank !== null));
     // the model's own top 5 after that position (a run of the prompt without its last byte)
     handlers.modelRun(w, { text: DEFAULT_PROMPT.slice(0, -1), eps: 1e-6, dtype: 'float32', backward: false });
-    const top = (w.loaded!.model.topNext(5));
+    const top = (w.shipped!.model.topNext(5));
     expect(r.depths.at(-1)!.top.map((p) => p.byte)).toEqual(top.map((p) => p.byte));
     // the model's loss is the lens's mean loss at the last depth
     expect(r.depths.at(-1)!.meanLoss).toBeCloseTo(run(DEFAULT_PROMPT, 'float32').loss!, 5);
@@ -168,13 +168,13 @@ describe('ablations', () => {
   it('a result kept for a prompt is forgotten when other weights are loaded', () => {
     const a = residualAblations(w, { text: OTHER });
     expect(residualAblations(w, { text: OTHER })).toBe(a); // the same prompt again: kept
-    const loaded = w.loaded!;
-    w.loaded = { ...loaded }; // what loadModel does: a new loaded model
+    const loaded = w.shipped!;
+    w.shipped = { ...loaded }; // what loadModel does: a new slot
     try {
       expect(residualAblations(w, { text: OTHER })).not.toBe(a);
       expect(residualAblations(w, { text: OTHER })).toEqual(a);
     } finally {
-      w.loaded = loaded;
+      w.shipped = loaded;
     }
   });
 });

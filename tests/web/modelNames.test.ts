@@ -45,7 +45,7 @@ beforeAll(async () => {
   }
 });
 afterAll(() => {
-  w.loaded?.model.dispose();
+  w.shipped?.model.dispose();
   expect(w.glass.liveHandles()).toBe(0);
 });
 

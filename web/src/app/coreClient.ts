@@ -32,6 +32,7 @@
 //   the worker is broken, and it is replaced ({ name: 'BadMessage' }).
 import type { Kind, Request, RequestOf, Response, ResponseOf } from '../protocol/api';
 import type { ErrorData } from '../protocol/base';
+import type { ModelUse } from '../protocol/model';
 import { responseCheck, shortProblem } from '../protocol/validate';
 
 export type Outcome<K extends Kind> =
@@ -48,6 +49,7 @@ interface Pending<K extends Kind = Kind> {
   /** Buffers moved to the worker with the message (not copied). */
   transfer: Transferable[];
   timeLimitMs: number;
+  model: ModelUse | undefined;
   /** performance-clock ms when the worker said 'started' (null: not yet). */
   startedAt: number | null;
   resolve: (outcome: Outcome<K>) => void;
@@ -60,6 +62,8 @@ export interface RequestOptions {
   transfer?: Transferable[];
   /** Stop the worker (and restart it) if the request's work takes longer than this (default DEFAULT_TIME_LIMIT_MS). */
   timeLimitMs?: number;
+  /** Which model the request reads (default: the one the inspector shows). */
+  model?: ModelUse;
 }
 
 /** The error a request that ran out of time resolves with. */
@@ -141,6 +145,7 @@ export class CoreClient {
         payload,
         transfer: options.transfer ?? [],
         timeLimitMs: options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
+        model: options.model,
         startedAt: null,
         resolve,
       } as Pending<K>;
@@ -174,7 +179,7 @@ export class CoreClient {
   private send(pending: Pending): void {
     if (this.inFlight.size === 0) this.headSince = performance.now();
     this.inFlight.set(pending.id, pending);
-    const message: Request = { id: pending.id, kind: pending.kind, payload: pending.payload };
+    const message: Request = { id: pending.id, kind: pending.kind, payload: pending.payload, ...(pending.model === undefined ? {} : { model: pending.model }) };
     this.worker.postMessage(message, pending.transfer);
     this.arm();
   }

@@ -198,17 +198,18 @@ function missing(name: string, m: ModelShape): string | null {
  * a tensor or pair it does not have is replaced by its default there, with the
  * address's message for each.
  */
-export function fitToModel(s: InspectorSettings, m: ModelShape): InspectorRead {
+export function fitToModel(s: InspectorSettings, m: ModelShape, given: { tensor: boolean; compare: boolean } = { tensor: true, compare: true }): InspectorRead {
+  // A key the address does not have holds a default (the shipped model's): replaced quietly, never reported as the address's
   const problems: string[] = [];
   const out = { ...s };
   const why = missing(s.tensor, m);
   if (why !== null) {
     out.tensor = defaultTensor(m);
-    problems.push(`The address has tensor=${quoted(s.tensor)}: ${why}; using ${out.tensor}.`);
+    if (given.tensor) problems.push(`The address has tensor=${quoted(s.tensor)}: ${why}; using ${out.tensor}.`);
   }
   if (s.compare !== null && !s.compare.every((n) => missing(n, m) === null && n !== 'logits')) {
     out.compare = null;
-    problems.push(`The address has compare=${quoted(s.compare.join(','))}: ${COMPARE} in this model; using one tensor, no comparison.`);
+    if (given.compare) problems.push(`The address has compare=${quoted(s.compare.join(','))}: ${COMPARE} in this model; using one tensor, no comparison.`);
   }
   return { settings: out, problems };
 }

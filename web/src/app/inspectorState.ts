@@ -4,7 +4,7 @@
 //
 // One effect sends the settings to the worker whenever they change and the
 // weights are loaded; stale results are dropped by the client.
-import { computed, effect, signal } from '@preact/signals';
+import { batch, computed, effect, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { ErrorData } from '../protocol/base';
 import type { InspectInput, InspectResult, ModelInfo } from '../protocol/model';
 import { core, onCoreRestart } from './core';
@@ -21,47 +21,73 @@ export type WeightsState =
   | { status: 'ready'; info: ModelInfo; bytes: number }
   | { status: 'failed'; message: string };
 
-export const weights = signal<WeightsState>({ status: 'idle' });
-/** Whose weights the inspector shows: null for the shipped model, else the learner's (the Train view's "open in the inspector"). */
-export const ownWeights = signal<string | null>(null);
-let kept: ArrayBuffer | null = null; // the file, kept to reload a restarted worker
-
-/** A copy of the loaded weights file (for a code cell's sandbox), or null before they are fetched. */
-export function weightsCopy(): ArrayBuffer | null {
-  return kept === null ? null : kept.slice(0);
+// The worker holds up to two models (worker/state.ts): the shipped one, which
+// lessons always read, and the learner's own, which the inspector and the
+// console show once opened. Each has its state here, its file (kept to reload a
+// restarted worker) and the promise of its loading.
+interface Slot {
+  whose: 'shipped' | 'own';
+  state: Signal<WeightsState>;
+  file: ArrayBuffer | null;
+  loading: Promise<boolean> | null;
 }
-let loading: Promise<boolean> | null = null;
+const shipped: Slot = { whose: 'shipped', state: signal<WeightsState>({ status: 'idle' }), file: null, loading: null };
+const own: Slot = { whose: 'own', state: signal<WeightsState>({ status: 'idle' }), file: null, loading: null };
 
-/** Fetches the weights with progress and loads them into the worker (once). Resolves true when ready. */
-export function ensureWeights(): Promise<boolean> {
-  if (loading === null) {
+/** Whose weights the inspector shows: null for the shipped model, else a description of the learner's (a file, or a run of the Train view). */
+export const ownWeights = signal<string | null>(null);
+/** The shipped weights' state: what lessons read, whatever the inspector shows. */
+export const shippedWeights: ReadonlySignal<WeightsState> = shipped.state;
+/** The inspector's (and the console's) weights: the learner's own once opened, else the shipped ones. */
+export const weights = computed<WeightsState>(() => (ownWeights.value !== null ? own.state.value : shipped.state.value));
+
+const shownSlot = (): Slot => (ownWeights.peek() !== null ? own : shipped);
+
+/** A copy of the file the inspector shows (to download it), or null before it is fetched. */
+export function weightsCopy(): ArrayBuffer | null {
+  return shownSlot().file?.slice(0) ?? null;
+}
+
+/** A copy of the shipped weights file (for a lesson code cell's sandbox), or null before they are fetched. */
+export function shippedWeightsCopy(): ArrayBuffer | null {
+  return shipped.file?.slice(0) ?? null;
+}
+
+/** Fetches the shipped weights with progress and loads them into the worker (once). Resolves true when ready. */
+export function ensureShippedWeights(): Promise<boolean> {
+  if (shipped.loading === null) {
     const first: Promise<boolean> = fetchAndLoad().then((ok) => {
-      if (!ok && loading === first) loading = null; // a retry may fetch again
+      if (!ok && shipped.loading === first) shipped.loading = null; // a retry may fetch again
       return ok;
     });
-    loading = first;
+    shipped.loading = first;
   }
-  return loading;
+  return shipped.loading;
+}
+
+/** Resolves true when the weights the inspector shows are in the worker (the shipped ones are fetched on first need). */
+export function ensureWeights(): Promise<boolean> {
+  const slot = shownSlot();
+  return slot === own && own.loading !== null ? own.loading : ensureShippedWeights();
 }
 
 async function fetchAndLoad(): Promise<boolean> {
   const url = new URL(WEIGHTS_PATH, document.baseURI).href;
   let buffer: ArrayBuffer;
   try {
-    weights.value = { status: 'fetching', received: 0, total: null };
+    shipped.state.value = { status: 'fetching', received: 0, total: null };
     const response = await fetch(url);
     if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText} for ${WEIGHTS_PATH}`);
     const length = Number(response.headers.get('Content-Length'));
     const total = Number.isFinite(length) && length > 0 ? length : null;
     buffer = await readWithProgress(response, total);
-    if (ownWeights.peek() !== null) return weights.peek().status === 'ready'; // the learner's weights arrived meanwhile: keep them
   } catch (e) {
-    weights.value = { status: 'failed', message: `The weights could not be downloaded: ${e instanceof Error ? e.message : String(e)}.` };
+    shipped.state.value = { status: 'failed', message: `The weights could not be downloaded: ${e instanceof Error ? e.message : String(e)}.` };
     return false;
   }
-  kept = buffer;
+  shipped.file = buffer;
   reloadAfterRestarts();
-  return sendWeights();
+  return sendWeights(shipped);
 }
 
 async function readWithProgress(response: Response, total: number | null): Promise<ArrayBuffer> {
@@ -74,7 +100,7 @@ async function readWithProgress(response: Response, total: number | null): Promi
     if (done) break;
     chunks.push(value);
     received += value.length;
-    weights.value = { status: 'fetching', received, total };
+    shipped.state.value = { status: 'fetching', received, total };
   }
   const out = new Uint8Array(received);
   let at = 0;
@@ -86,38 +112,40 @@ async function readWithProgress(response: Response, total: number | null): Promi
 }
 
 // A new worker (after a crash, or a lesson cell stopped at its time limit) has no
-// model: load the kept file again. Whoever uses the model (the inspector's effect,
-// a lesson step through ensureWeights) waits for this reload.
+// model: load the kept files again (the shipped one first). Whoever uses a model
+// (the inspector's effect, a lesson step through ensureShippedWeights) waits for this reload.
 let reloading = false;
 function reloadAfterRestarts(): void {
   if (reloading) return;
   reloading = true;
   onCoreRestart(() => {
-    if (kept === null) return;
-    const reload = sendWeights().then((ok) => {
-      if (!ok && loading === reload) loading = null;
-      return ok;
-    });
-    loading = reload;
+    for (const slot of [shipped, own]) {
+      if (slot.file === null) continue;
+      const reload = sendWeights(slot).then((ok) => {
+        if (!ok && slot.loading === reload) slot.loading = null;
+        return ok;
+      });
+      slot.loading = reload;
+    }
   });
 }
 
-/** Moves a copy of the kept file to the worker (the copy is transferred, not cloned). */
-async function sendWeights(): Promise<boolean> {
-  if (kept === null) return false;
-  const copy = kept.slice(0);
-  weights.value = { status: 'loading', bytes: kept.byteLength };
-  const o = await core().request('loadWeights', { bytes: copy }, { transfer: [copy] });
+/** Moves a copy of a slot's file to the worker (the copy is transferred, not cloned). */
+async function sendWeights(slot: Slot): Promise<boolean> {
+  if (slot.file === null) return false;
+  const copy = slot.file.slice(0);
+  slot.state.value = { status: 'loading', bytes: slot.file.byteLength };
+  const o = await core().request('loadWeights', { bytes: copy, whose: slot.whose }, { transfer: [copy], channel: slot.whose });
   if (o.status === 'ok') {
     const problem = checkShape(o.value);
     if (problem !== null) {
-      weights.value = { status: 'failed', message: problem };
+      slot.state.value = { status: 'failed', message: problem };
       return false;
     }
-    weights.value = { status: 'ready', info: o.value, bytes: kept.byteLength };
+    slot.state.value = { status: 'ready', info: o.value, bytes: slot.file.byteLength };
     return true;
   }
-  if (o.status === 'error') weights.value = { status: 'failed', message: `The weights file was refused: ${o.error.message}` };
+  if (o.status === 'error') slot.state.value = { status: 'failed', message: `The weights file was refused: ${o.error.message}` };
   return false;
 }
 
@@ -187,11 +215,12 @@ let switching = false;
 /** Fits the settings to the model once it is known: names it lacks are replaced by its defaults. */
 function fitSettings(model: ModelInfo): void {
   const s = inspectorSettings.peek();
-  const fit = fitToModel(s, model);
+  const address = new URLSearchParams(location.search);
+  const fit = fitToModel(s, model, { tensor: address.has('tensor'), compare: address.has('compare') });
   const wasSwitch = switching;
   switching = false;
   const settings = wasSwitch ? { ...fit.settings, eps: model.eps } : fit.settings;
-  if (fit.problems.length === 0 && settings.eps === s.eps) return;
+  if (settings.tensor === s.tensor && settings.compare === s.compare && settings.eps === s.eps) return;
   if (!wasSwitch) urlProblems.value = [...urlProblems.peek(), ...fit.problems];
   inspectorSettings.value = settings;
 }
@@ -215,28 +244,41 @@ export function startInspector(): void {
 }
 
 /**
- * Shows the learner's own weights (a .safetensors file the Train view made) in
- * place of the shipped ones, until Retry or a reload. Resolves true when loaded.
+ * Shows the learner's own weights (a .safetensors file, or one the Train view
+ * made) in place of the shipped ones, until Retry or a reload. The shipped model
+ * stays loaded beside them for the lessons. Resolves true when loaded.
  */
 export function loadOwnWeights(bytes: ArrayBuffer, label: string): Promise<boolean> {
   switching = true;
-  inspectOutcome.value = null; // the last run was another model's
-  ownWeights.value = label;
-  kept = bytes;
+  own.file = bytes;
   reloadAfterRestarts();
-  const own: Promise<boolean> = sendWeights();
-  loading = own;
-  return own;
+  // sent (and the own state set to loading) before the inspector switches, so its next request finds the new model
+  const loading: Promise<boolean> = sendWeights(own);
+  own.loading = loading;
+  batch(() => {
+    inspectOutcome.value = null; // the last run was another model's
+    ownWeights.value = label;
+  });
+  return loading;
 }
 
 /** Retry after a failed download or a refused file (or go back to the shipped weights). */
 export function retryWeights(): void {
   if (ownWeights.peek() !== null) {
+    // asked first: the inspector's next request (sent as soon as the signals change) must reach the shipped model
+    void core().request('forgetOwnWeights', null);
     switching = true;
-    inspectOutcome.value = null;
+    own.file = null;
+    own.loading = null;
+    batch(() => {
+      inspectOutcome.value = null;
+      ownWeights.value = null;
+      own.state.value = { status: 'idle' };
+    });
   }
-  ownWeights.value = null;
-  loading = null;
-  kept = null;
+  if (shipped.state.peek().status === 'failed') {
+    shipped.loading = null;
+    shipped.file = null;
+  }
   void ensureWeights();
 }

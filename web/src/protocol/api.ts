@@ -7,6 +7,7 @@
 // worker reaches the page's bundle. docs/worker-protocol.md tells the story.
 import type { handlers } from '../worker/handlers';
 import type { ErrorData } from './base';
+import type { ModelUse } from './model';
 
 type Handlers = typeof handlers;
 
@@ -24,6 +25,8 @@ export interface Request<K extends Kind = Kind> {
   id: number;
   kind: K;
   payload: RequestOf<K>;
+  /** Which model the request reads (default 'shown'). */
+  model?: ModelUse;
 }
 
 /** Worker -> page. */

@@ -8,6 +8,13 @@ export const DEFAULT_PROMPT = 'In the beginning God created the heaven and the e
 
 export type { ModelInfo, ModelRun, Prediction };
 
+/**
+ * Which model a request reads: 'shown' is the one the inspector shows (the
+ * learner's own weights once opened, else the shipped ones); 'shipped' is always
+ * the shipped model (what lessons are written about).
+ */
+export type ModelUse = 'shown' | 'shipped';
+
 /** One run of the model: prompt (at most `context` UTF-8 bytes), eps of every norm, dtype. */
 export interface ModelRunSettings {
   text: string;

@@ -10,7 +10,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { core, sandbox } from '../app/core';
 import type { Outcome } from '../app/coreClient';
-import { ensureWeights, weights, weightsCopy } from '../app/inspectorState';
+import { ensureShippedWeights, ensureWeights, shippedWeights, shippedWeightsCopy, weights } from '../app/inspectorState';
+import type { ModelUse } from '../protocol/model';
 import type { SandboxOutcome } from '../app/sandboxClient';
 import type { Kind, RequestOf, ResponseOf } from '../protocol/api';
 
@@ -23,22 +24,32 @@ const LIMITED: ReadonlySet<Kind> = new Set<Kind>(['evaluate']);
  * cells, live values and checks all wait here, so a deep link to any step works.
  */
 export function modelReadyFor(sources: readonly string[]): Promise<boolean> {
-  return sources.some((s) => /\bmodel\b/.test(s)) ? ensureWeights() : Promise.resolve(true);
+  return sources.some((s) => /\bmodel\b/.test(s)) ? ensureShippedWeights() : Promise.resolve(true);
 }
 
-/** One request on a channel; lesson code gets its time limit. */
-export function askLesson<K extends Kind>(kind: K, payload: RequestOf<K>, channel: string): Promise<Outcome<K>> {
-  return core().request(kind, payload, LIMITED.has(kind) ? { channel, timeLimitMs: LESSON_TIME_LIMIT_MS } : { channel });
+/**
+ * One request on a channel; lesson code gets its time limit. Lessons always read
+ * the shipped model (their text and checks are about it), even while the
+ * inspector shows the learner's own weights.
+ */
+export function askLesson<K extends Kind>(kind: K, payload: RequestOf<K>, channel: string, model: ModelUse = 'shipped'): Promise<Outcome<K>> {
+  return core().request(kind, payload, LIMITED.has(kind) ? { channel, timeLimitMs: LESSON_TIME_LIMIT_MS, model } : { channel, model });
+}
+
+/** Waits for a model's weights; resolves to null when ready, else the message to show. */
+async function modelProblem(model: ModelUse): Promise<string | null> {
+  const ok = await (model === 'shipped' ? ensureShippedWeights() : ensureWeights());
+  if (ok) return null;
+  const w = (model === 'shipped' ? shippedWeights : weights).peek();
+  return w.status === 'failed' ? w.message : 'the model weights could not be loaded';
 }
 
 /** Runs a code cell in a fresh sandbox worker, with a copy of the weights when the code uses the model. */
 export async function runCell(code: string, channel: string): Promise<SandboxOutcome> {
   const usesModel = /\bmodel\b/.test(code);
-  if (usesModel && !(await ensureWeights())) {
-    const w = weights.peek();
-    return { status: 'error', error: { name: 'Weights', message: w.status === 'failed' ? w.message : 'the model weights could not be loaded' } };
-  }
-  return sandbox().run(code, { channel, weights: usesModel ? weightsCopy() : null, timeLimitMs: LESSON_TIME_LIMIT_MS });
+  const problem = usesModel ? await modelProblem('shipped') : null;
+  if (problem !== null) return { status: 'error', error: { name: 'Weights', message: problem } };
+  return sandbox().run(code, { channel, weights: usesModel ? shippedWeightsCopy() : null, timeLimitMs: LESSON_TIME_LIMIT_MS });
 }
 
 export interface OpAnswer<R> {
@@ -56,27 +67,28 @@ export interface OpOptions {
   keepLast?: boolean;
   /** Do not ask now (the widget's own input is unreadable): keep the last answer. */
   skip?: boolean;
+  /** Which model: 'shipped' for lessons (default), 'shown' for the inspector's tools (the learner's own weights once opened). */
+  model?: ModelUse;
 }
 
 export function useLessonOp<K extends Kind>(
   kind: K,
   payload: RequestOf<K>,
   deps: unknown[],
-  { channel = 'widget', needsModel = true, keepLast = false, skip = false }: OpOptions = {},
+  { channel = 'widget', needsModel = true, keepLast = false, skip = false, model = 'shipped' }: OpOptions = {},
 ): OpAnswer<ResponseOf<K>> {
   const [answer, setAnswer] = useState<OpAnswer<ResponseOf<K>>>({ result: null, error: null, pending: true });
   useEffect(() => {
     if (skip) return;
     let live = true;
     setAnswer((a) => ({ ...a, pending: true }));
-    void (needsModel ? ensureWeights() : Promise.resolve(true)).then((ok) => {
+    void (needsModel ? modelProblem(model) : Promise.resolve(null)).then((problem) => {
       if (!live) return;
-      if (!ok) {
-        const w = weights.value;
-        setAnswer({ result: null, error: w.status === 'failed' ? w.message : 'the model weights could not be loaded', pending: false });
+      if (problem !== null) {
+        setAnswer({ result: null, error: problem, pending: false });
         return;
       }
-      void askLesson(kind, payload, channel).then((o) => {
+      void askLesson(kind, payload, channel, model).then((o) => {
         if (!live) return;
         if (o.status === 'ok') setAnswer({ result: o.value, error: null, pending: false });
         else if (o.status === 'error') setAnswer((a) => ({ result: keepLast ? a.result : null, error: o.error.message, pending: false }));

@@ -2,14 +2,14 @@
 // ready with the core's configuration, failed), read here so a widget never
 // imports the app's state.
 import { useEffect } from 'preact/hooks';
-import { ensureWeights, weights, type WeightsState } from '../app/inspectorState';
+import { ensureShippedWeights, shippedWeights, type WeightsState } from '../app/inspectorState';
 
 export type { WeightsState };
 
 /** The weights' state now; with `load`, starts fetching them when the widget opens. */
 export function useWeights({ load = false }: { load?: boolean } = {}): WeightsState {
   useEffect(() => {
-    if (load) void ensureWeights();
+    if (load) void ensureShippedWeights();
   }, [load]);
-  return weights.value;
+  return shippedWeights.value;
 }

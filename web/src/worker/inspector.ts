@@ -8,12 +8,19 @@
 import type { Glass, Model, ModelInfo, ModelRun } from '../core';
 import type { ShownTensor } from '../protocol/base';
 import { depthNames, type BenchInput, type InspectInput, type InspectResult, type ModelRunInput, type ModelRunSettings, type Outlook } from '../protocol/model';
-import { computeModel, ensureRun, loadModel, needModel, runModel, runModelWith, type WorkerState } from './state';
+import { computeModel, ensureRun, forgetOwnModel, loadModel, needModel, runModel, runModelWith, type WorkerState } from './state';
 
 export { depthNames };
 
-export function loadWeights(s: WorkerState, { bytes }: { bytes: ArrayBuffer }): ModelInfo {
-  return loadModel(s, new Uint8Array(bytes));
+/** The shipped weights (whose 'shipped', the default) or the learner's own, which the inspector then shows. */
+export function loadWeights(s: WorkerState, { bytes, whose = 'shipped' }: { bytes: ArrayBuffer; whose?: 'shipped' | 'own' }): ModelInfo {
+  return loadModel(s, new Uint8Array(bytes), whose);
+}
+
+/** Back to the shipped weights in the inspector: the learner's model is freed. */
+export function forgetOwnWeights(s: WorkerState, _: null): null {
+  forgetOwnModel(s);
+  return null;
 }
 
 function baseline(s: WorkerState, run: ModelRunSettings): Outlook {
@@ -118,6 +125,7 @@ export function benchRun(s: WorkerState, r: BenchInput): number[] {
 
 export const modelHandlers = {
   loadWeights,
+  forgetOwnWeights,
   inspect,
   modelRun,
   benchRun,

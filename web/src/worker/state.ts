@@ -1,79 +1,106 @@
 // Everything the worker keeps between requests, in one object that the worker
-// creates once and passes to every handler (handlers.ts): the core, the loaded
-// model, which run the core's model holds, and the inspector's baselines.
+// creates once and passes to every handler (handlers.ts): the core, the models,
+// which run each model holds, and the inspector's baselines.
 //
-// Handlers never touch the model's runs directly: they run it through
-// computeModel / runModel here, which record which run the core now holds. So
+// Two models can be loaded side by side: the shipped weights, which lessons
+// always read (their text and checks are written about that model), and the
+// learner's own weights (a file or a run from the Train view), which the
+// inspector and the console show once opened. Each request says which it uses
+// (`use`, set by worker.ts from the request: lessons ask for 'shipped'), so a
+// lesson never reads a learner's model and the inspector's reused run is never
+// a lesson's.
+//
+// Handlers never touch a model's runs directly: they run it through
+// computeModel / runModel here, which record which run that model now holds. So
 // the inspector's "reuse the last run" can never show a run some other op
 // replaced, and no op has to remember to reset anything.
 import { GlassError, Model, type Glass, type ModelInfo, type ModelRun } from '../core';
-import type { ModelRunSettings, Outlook } from '../protocol/model';
+import type { ModelRunSettings, ModelUse, Outlook } from '../protocol/model';
 
-export interface LoadedModel {
-  model: Model;
-  info: ModelInfo;
-}
-
-/** The run the core's model holds now: its settings and whether backward ran. */
+/** The run a model holds now: its settings and whether backward ran. */
 interface HeldRun {
   key: string;
   backward: boolean;
   loss: number | null;
 }
 
+export interface LoadedModel {
+  model: Model;
+  info: ModelInfo;
+  /** What this model last ran (null: nothing usable). */
+  held: HeldRun | null;
+}
+
 export interface WorkerState {
   readonly glass: Glass;
-  /** The loaded weights, or null until loadWeights. */
-  loaded: LoadedModel | null;
-  /** What the core's model last ran (null: nothing usable). */
-  held: HeldRun | null;
-  /** The inspector's before/after: `${dtype}|${text}` -> outlook at the weights' own eps. */
+  /** The shipped weights, or null until loadWeights. */
+  shipped: LoadedModel | null;
+  /** The learner's own weights, shown by the inspector in place of the shipped ones (null: none opened). */
+  own: LoadedModel | null;
+  /** Which model the request being answered uses. */
+  use: ModelUse;
+  /** The inspector's before/after: `${dtype}|${text}` -> outlook at the weights' own eps (of the shown model). */
   readonly baselines: Map<string, Outlook>;
 }
 
 export function createWorkerState(glass: Glass): WorkerState {
-  return { glass, loaded: null, held: null, baselines: new Map() };
+  return { glass, shipped: null, own: null, use: 'shown', baselines: new Map() };
 }
 
 const runKey = (r: ModelRunSettings) => `${r.eps}|${r.dtype}|${r.text}`;
 
-/** The loaded model, or a GlassError a learner can read. */
+/** The model the current request uses, or a GlassError a learner can read. */
 export function needModel(s: WorkerState): LoadedModel {
-  if (s.loaded === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
-  return s.loaded;
+  const m = s.use === 'shipped' ? s.shipped : (s.own ?? s.shipped);
+  if (m === null) throw new GlassError('the model is not loaded yet (its weights are still on their way)');
+  return m;
 }
 
-/** Replaces the weights (a refused file keeps the old model); every run and baseline is forgotten. */
-export function loadModel(s: WorkerState, bytes: Uint8Array): ModelInfo {
-  const model = s.loaded?.model ?? Model.create(s.glass);
+/**
+ * Loads weights into one slot (a refused file keeps that slot's old model).
+ * 'shipped' replaces the shipped model; 'own' the learner's. The slot's runs
+ * and the inspector's baselines are forgotten.
+ */
+export function loadModel(s: WorkerState, bytes: Uint8Array, whose: 'shipped' | 'own' = 'shipped'): ModelInfo {
+  const old = whose === 'shipped' ? s.shipped : s.own;
+  const model = old?.model ?? Model.create(s.glass);
   let info: ModelInfo;
   try {
     info = model.loadWeights(bytes);
   } catch (e) {
-    if (s.loaded === null) model.dispose();
+    if (old === null) model.dispose();
     throw e;
   }
-  s.loaded = { model, info };
-  s.held = null;
+  const slot: LoadedModel = { model, info, held: null };
+  if (whose === 'shipped') s.shipped = slot;
+  else s.own = slot;
   s.baselines.clear();
   return info;
 }
 
+/** The inspector goes back to the shipped weights: the learner's model is freed. */
+export function forgetOwnModel(s: WorkerState): void {
+  if (s.own === null) return;
+  s.own.model.dispose();
+  s.own = null;
+  s.baselines.clear();
+}
+
 /** Forward (+ backward) kept in the core; returns the loss (null for one byte). */
 export function computeModel(s: WorkerState, run: ModelRunSettings, backward: boolean): number | null {
-  const { model } = needModel(s);
-  s.held = null; // if compute throws, the core holds no usable run
-  const loss = model.compute(run.text, { eps: run.eps, dtype: run.dtype, backward });
-  s.held = { key: runKey(run), backward, loss };
+  const m = needModel(s);
+  m.held = null; // if compute throws, the core holds no usable run
+  const loss = m.model.compute(run.text, { eps: run.eps, dtype: run.dtype, backward });
+  m.held = { key: runKey(run), backward, loss };
   return loss;
 }
 
 /** computeModel, then everything copied out as plain data. */
 export function runModel(s: WorkerState, run: ModelRunSettings, backward: boolean): ModelRun {
-  const { model } = needModel(s);
-  s.held = null;
-  const out = model.run(run.text, { eps: run.eps, dtype: run.dtype, backward });
-  s.held = { key: runKey(run), backward, loss: out.loss };
+  const m = needModel(s);
+  m.held = null;
+  const out = m.model.run(run.text, { eps: run.eps, dtype: run.dtype, backward });
+  m.held = { key: runKey(run), backward, loss: out.loss };
   return out;
 }
 
@@ -87,10 +114,10 @@ export function computeModelWith(
   backward: boolean,
   extra: { patterns: boolean; interventions: string[] },
 ): number | null {
-  const { model } = needModel(s);
-  s.held = null;
-  const loss = model.computeWith(run.text, { eps: run.eps, dtype: run.dtype, backward, ...extra });
-  s.held = { key: interpKey(run, extra), backward, loss };
+  const m = needModel(s);
+  m.held = null;
+  const loss = m.model.computeWith(run.text, { eps: run.eps, dtype: run.dtype, backward, ...extra });
+  m.held = { key: interpKey(run, extra), backward, loss };
   return loss;
 }
 
@@ -104,21 +131,23 @@ export function runModelWith(
   backward: boolean,
   extra: { patterns: boolean; interventions: string[] },
 ): ModelRun {
-  const { model } = needModel(s);
-  s.held = null;
-  const out = model.runWith(run.text, { eps: run.eps, dtype: run.dtype, backward, ...extra });
-  s.held = { key: interpKey(run, extra), backward, loss: out.loss };
+  const m = needModel(s);
+  m.held = null;
+  const out = m.model.runWith(run.text, { eps: run.eps, dtype: run.dtype, backward, ...extra });
+  m.held = { key: interpKey(run, extra), backward, loss: out.loss };
   return out;
 }
 
 /** computeModelWith unless the core holds that very run already (with backward). */
 export function ensureRunWith(s: WorkerState, run: ModelRunSettings, extra: { patterns: boolean; interventions: string[] }): number | null {
-  if (s.held !== null && s.held.backward && s.held.key === interpKey(run, extra)) return s.held.loss;
+  const { held } = needModel(s);
+  if (held !== null && held.backward && held.key === interpKey(run, extra)) return held.loss;
   return computeModelWith(s, run, true, extra);
 }
 
 /** The loss of `run` with backward, computing it only if the core does not hold it already. */
 export function ensureRun(s: WorkerState, run: ModelRunSettings): { loss: number | null; reused: boolean } {
-  if (s.held !== null && s.held.backward && s.held.key === runKey(run)) return { loss: s.held.loss, reused: true };
+  const { held } = needModel(s);
+  if (held !== null && held.backward && held.key === runKey(run)) return { loss: held.loss, reused: true };
   return { loss: computeModel(s, run, true), reused: false };
 }

@@ -32,13 +32,14 @@ const ready: Promise<WorkerState | null> = loadGlass().then(
 );
 
 self.onmessage = async (event: MessageEvent<Request>) => {
-  const { id, kind, payload } = event.data;
+  const { id, kind, payload, model } = event.data;
   const state = await ready;
   if (state === null) return; // loadFailed was already reported
   post({ type: 'started', id });
   try {
     const handler = handlers[kind] as (s: WorkerState, p: unknown) => unknown;
     if (typeof handler !== 'function') throw new Error(`the core worker has no request kind '${String(kind)}'`);
+    state.use = model ?? 'shown';
     const t0 = performance.now();
     const value = handler(state, payload);
     post({ type: 'result', id, ok: true, value, computeMs: performance.now() - t0 });

@@ -80,8 +80,8 @@ export function GradientCheckTool({ ctx }: { ctx: ToolContext }) {
   const answer = useLessonOp(
     'interpGradCheck',
     { run, target, index: 0, at, delta },
-    [run.text, run.eps, run.dtype, target, at.pos, at.coord, delta.float32, delta.float64],
-    { channel: 'look-inside-gradcheck' },
+    [run.text, run.eps, run.dtype, target, at.pos, at.coord, delta.float32, delta.float64, ctx.model],
+    { channel: 'look-inside-gradcheck', model: 'shown' },
   );
   const r = answer.result;
   const shape = r !== null && r.target === target ? r.shape : null;

@@ -176,8 +176,9 @@ export function InterventionsTool({ ctx }: { ctx: ToolContext }) {
   const { run, settings } = ctx;
   const list = settings.interventions;
   const norms = ctx.params.filter((p) => p.endsWith('.gamma')).map((p) => p.slice(0, -'.gamma'.length));
-  const answer = useLessonOp('interpIntervene', { run, interventions: list }, [run.text, run.eps, run.dtype, list.join(',')], {
+  const answer = useLessonOp('interpIntervene', { run, interventions: list }, [run.text, run.eps, run.dtype, list.join(','), ctx.model], {
     channel: 'look-inside-intervene',
+    model: 'shown',
     skip: list.length === 0,
   });
   const r = list.length === 0 ? null : answer.result;

@@ -38,7 +38,7 @@ function depthLabel(code: string, m: ModelShape): string {
 function Heads({ ctx }: Props) {
   const { run, settings, model } = ctx;
   // the model is a dependency too: another model loaded (the Train view's) has other patterns for the same text
-  const answer = useLessonOp('interpHeads', { run }, [run.text, run.eps, run.dtype, model], { channel: 'look-inside-heads' });
+  const answer = useLessonOp('interpHeads', { run }, [run.text, run.eps, run.dtype, model], { channel: 'look-inside-heads', model: 'shown' });
   const r = answer.result;
   if (r === null) return <p class="look-status">{answer.error ?? 'Asking the core for the attention patterns…'}</p>;
   const blocks = r.patterns.length;
@@ -109,7 +109,7 @@ function Heads({ ctx }: Props) {
 
 function Lens({ ctx }: Props) {
   const { run, model } = ctx;
-  const answer = useLessonOp('interpLens', { run }, [run.text, run.eps, run.dtype, model], { channel: 'look-inside-lens' });
+  const answer = useLessonOp('interpLens', { run }, [run.text, run.eps, run.dtype, model], { channel: 'look-inside-lens', model: 'shown' });
   const r = answer.result;
   if (r === null) return <p class="look-status">{answer.error ?? 'Asking the core for the logit lens…'}</p>;
   const { lens, labels } = r;

@@ -56,7 +56,7 @@ function TermTable({ terms, pos, caption, testId, identity }: { terms: LedgerTer
 
 export function ResidualLedgerTool({ ctx }: { ctx: ToolContext }) {
   const { run, labels, settings } = ctx;
-  const answer = useLessonOp('interpLedger', { run }, [run.text, run.eps, run.dtype], { channel: 'look-inside-ledger' });
+  const answer = useLessonOp('interpLedger', { run }, [run.text, run.eps, run.dtype, ctx.model], { channel: 'look-inside-ledger', model: 'shown' });
   const r = answer.result;
   if (r === null) return <p class="look-status">{answer.error ?? 'Asking the core for the residual ledger…'}</p>;
   if ('refused' in r)

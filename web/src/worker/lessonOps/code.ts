@@ -5,7 +5,7 @@
 //
 // Code cells and expressions see: glass (the facade), print(...), round(t, k),
 // norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
-// (singular values), model (the loaded weights: info(), run(text),
+// (singular values), model (the shipped weights, whatever the inspector shows: info(), run(text),
 // gradNorms(text), param(name) as a Tensor, paramGrad(name), and the
 // residual-stream tools ledger(text), lens(text), heads(text), ablations(text))
 // and prompt (the learner's own prompt, for checks asked "on your prompt"); the

@@ -41,16 +41,6 @@ val strings(const std::vector<std::string>& xs) {
   return out;
 }
 
-// {shape, data} with the batch axis (always 1 here) removed.
-val batchless(const Tensor& t) {
-  Shape shape = t.shape();
-  if (!shape.empty()) shape.erase(shape.begin());
-  val out = val::object();
-  out.set("shape", js_numbers(shape));
-  out.set("data", js_values(t));
-  return out;
-}
-
 val predictions(const std::vector<nn::NextByte>& top) {
   val out = val::array();
   for (const nn::NextByte& b : top) {

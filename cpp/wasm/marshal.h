@@ -222,6 +222,18 @@ inline val js_values(const Tensor& t) {
   return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
 
+// A model snapshot (1, ...) as {shape, data} with its batch axis (always 1 in
+// the page's runs) removed: what the inspector, the lessons and the
+// interpretability tools copy out.
+inline val batchless(const Tensor& t) {
+  Shape shape = t.shape();
+  if (!shape.empty()) shape.erase(shape.begin());
+  val out = val::object();
+  out.set("shape", js_numbers(shape));
+  out.set("data", js_values(t));
+  return out;
+}
+
 // A defined Tensor as a new JS handle; an undefined one as null.
 inline val js_tensor_or_null(const Tensor& t) { return t.defined() ? val(t) : val::null(); }
 

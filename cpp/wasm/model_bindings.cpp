@@ -85,16 +85,6 @@ val config_of(ModelSession& s) {
 void set_eps(ModelSession& s, double eps) { model_of(s).set_eps(eps); }
 void set_dtype(ModelSession& s, std::string dtype) { model_of(s).to(parse_dtype(dtype)); }
 
-// {shape, data} with the batch axis (always 1 here) removed.
-val named_tensor(const Tensor& t) {
-  Shape shape = t.shape();
-  if (!shape.empty()) shape.erase(shape.begin());
-  val out = val::object();
-  out.set("shape", js_numbers(shape));
-  out.set("data", js_values(t));
-  return out;
-}
-
 double l2(const Tensor& t) {
   double s = 0;
   for (double x : t.to_vector()) s += x * x;
@@ -142,9 +132,9 @@ val run(ModelSession& s, std::string text, bool backward) {
   val snaps = val::object(), grads = val::object();
   bool have_grads = false;
   for (const auto& [name, t] : s.last.snapshots.items()) {
-    snaps.set(name, named_tensor(t));
+    snaps.set(name, batchless(t));
     if (t.grad().defined()) {
-      grads.set(name, named_tensor(t.grad()));
+      grads.set(name, batchless(t.grad()));
       have_grads = true;
     }
   }
@@ -165,7 +155,7 @@ Tensor last_tensor(ModelSession& s, const std::string& name, bool grad) {
   return t.grad();
 }
 
-val snapshot(ModelSession& s, std::string name, bool grad) { return named_tensor(last_tensor(s, name, grad)); }
+val snapshot(ModelSession& s, std::string name, bool grad) { return batchless(last_tensor(s, name, grad)); }
 
 val snapshot_names(ModelSession& s) {
   val out = val::array();
@@ -176,13 +166,13 @@ val snapshot_names(ModelSession& s) {
 // Per-position RMS, sqrt(mean(t^2, last axis)): (1, n, d) -> (n,), by core ops.
 val row_rms(ModelSession& s, std::string name, bool grad) {
   NoGradGuard no_grad;
-  return named_tensor(sqrt(mean(square(last_tensor(s, name, grad)), -1)))["data"];
+  return batchless(sqrt(mean(square(last_tensor(s, name, grad)), -1)))["data"];
 }
 
 // b - a, elementwise (same shape), by the core's sub.
 val difference(ModelSession& s, std::string a, std::string b, bool grad) {
   NoGradGuard no_grad;
-  return named_tensor(sub(last_tensor(s, b, grad), last_tensor(s, a, grad)));
+  return batchless(sub(last_tensor(s, b, grad), last_tensor(s, a, grad)));
 }
 
 // The L2 norm sqrt(sum(t^2)) of a snapshot or its gradient, by core ops.
@@ -257,7 +247,7 @@ int64_t block_index(const nn::Model& m, double block) {
 // {name: {shape, data}} for each named part, batch axis removed.
 val named_parts(std::initializer_list<std::pair<const char*, const Tensor*>> parts) {
   val out = val::object();
-  for (const auto& [name, t] : parts) out.set(name, named_tensor(*t));
+  for (const auto& [name, t] : parts) out.set(name, batchless(*t));
   return out;
 }
 

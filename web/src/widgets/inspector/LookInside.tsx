@@ -13,6 +13,7 @@ import { hasFinalNorm, type ModelShape } from '../../protocol/modelNames';
 import { useLessonOp } from '../../viewmodels/lessonOp';
 import { AttentionHeatmap } from '../lessons/AttentionHeatmap';
 import { HeadPicker, headRows } from '../HeadPicker';
+import { HeadSummaryTable } from '../HeadSummaryTable';
 import { ToNotice } from '../ToNotice';
 import { GradientCheckTool } from './GradientCheckTool';
 import type { ToolContext } from './interpContext';
@@ -72,29 +73,7 @@ function Heads({ ctx }: Props) {
         <AttentionHeatmap weights={weights} labels={r.labels} row={row} onRow={setRow} />
       </ScrollBox>
       <ScrollBox label={`The heads of block ${b}`}>
-        <table class="look-table" data-testid="look-head-summary">
-          <caption>The heads of block {b}, averaged over positions 1 … {n - 1}</caption>
-          <thead>
-            <tr>
-              <th scope="col">head</th>
-              <th scope="col">on the byte before</th>
-              <th scope="col">on the byte itself</th>
-              <th scope="col">on the first byte</th>
-              <th scope="col">mean distance back</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((s) => (
-              <tr key={s.head} class={s.head === h ? 'is-on' : ''}>
-                <th scope="row">{s.head}</th>
-                <td class="num">{pct(s.previous)}</td>
-                <td class="num">{pct(s.same)}</td>
-                <td class="num">{pct(s.first)}</td>
-                <td class="num">{s.meanDistance === null ? '—' : `${fmt(s.meanDistance, 3)} bytes`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <HeadSummaryTable class="look-table" testId="look-head-summary" caption={`The heads of block ${b}, averaged over positions 1 … ${n - 1}`} rows={rows} block={b} head={h} />
       </ScrollBox>
       {sharpest !== undefined && sharpest.previous !== null && (
         <ToNotice testId="look-heads-notice">

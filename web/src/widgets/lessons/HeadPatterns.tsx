@@ -17,6 +17,7 @@ import { WidgetShell } from './WidgetShell';
 import './Attention.css';
 import './ResidualStream.css';
 import { HeadPicker, headRows } from '../HeadPicker';
+import { HeadSummaryTable } from '../HeadSummaryTable';
 
 export const lessonWidgets: LessonWidgets = { 'head-patterns': HeadPatterns };
 
@@ -68,41 +69,21 @@ export function HeadPatterns() {
                 <AttentionHeatmap weights={weights} labels={r.labels} row={row} onRow={setRow} />
               </ScrollBox>
               <ScrollBox label="Every head's summary">
-                <table class="rs-table" data-testid="heads-table">
-                  <caption>Every head, averaged over positions 1 … {n - 1}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">block</th>
-                      <th scope="col">head</th>
-                      <th scope="col">on the byte before</th>
-                      <th scope="col">on the byte itself</th>
-                      <th scope="col">on the first byte</th>
-                      <th scope="col">mean distance back</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {r.summary.heads.map((s) => (
-                      <tr
-                        key={`${s.block}-${s.head}`}
-                        class={s.block === b && s.head === h ? 'is-on' : ''}
-                        data-testid={`heads-row-${s.block}-${s.head}`}
-                        onClick={() => {
-                          setBlock(s.block);
-                          setHead(s.head);
-                        }}
-                      >
-                        <td class="num">{s.block}</td>
-                        <td class="num">{s.head}</td>
-                        <td class="num" data-value={String(s.previous)} data-testid={`heads-prev-${s.block}-${s.head}`}>
-                          {pct(s.previous)}
-                        </td>
-                        <td class="num">{pct(s.same)}</td>
-                        <td class="num">{pct(s.first)}</td>
-                        <td class="num">{s.meanDistance === null ? '—' : `${fmt(s.meanDistance, 3)} bytes`}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <HeadSummaryTable
+                  class="rs-table"
+                  testId="heads-table"
+                  caption={`Every head, averaged over positions 1 … ${n - 1}`}
+                  rows={r.summary.heads}
+                  block={b}
+                  head={h}
+                  withBlock
+                  onPick={(block, head) => {
+                    setBlock(block);
+                    setHead(head);
+                  }}
+                  rowTestId={(s) => `heads-row-${s.block}-${s.head}`}
+                  previousTestId={(s) => `heads-prev-${s.block}-${s.head}`}
+                />
               </ScrollBox>
               <ToNotice testId="heads-notice">{notice(r, b, h)}</ToNotice>
             </>

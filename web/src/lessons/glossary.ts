@@ -22,7 +22,7 @@ export interface GlossaryTerm {
 
 export const GLOSSARY: readonly GlossaryTerm[] = [
   // the tour: the whole model once
-  { id: 'byte', term: 'byte (token)', lesson: 'tour', means: 'The unit the model reads and predicts: one of the 256 values of a UTF-8 byte. A plain letter is one byte; an accented letter or an emoji is two to four.', code: ['ids'], lens: ['tokens'] },
+  { id: 'byte', term: 'byte (token)', lesson: 'tour', means: 'The unit the model reads and predicts: one of the values a single byte can take. A plain letter is one byte; an accented letter or an emoji is two to four.', code: ['ids'], lens: ['tokens'] },
   { id: 'embedding', term: 'embedding', lesson: 'tour', means: 'A learned table with one row per possible byte. Each byte of the input is replaced by its row: the start of the residual stream.', code: ['tok_emb.weight', 'embed'], lens: ['W_E', 'hook_embed'] },
   { id: 'residual-stream', term: 'residual stream', lesson: 'tour', means: 'The running grid of numbers, one row per position, that every block reads from and adds to. Nothing overwrites it: each branch adds its output.', code: ['embed', 'blocks.{i}.resid.attn', 'blocks.{i}.resid.ffn'], lens: ['blocks.{i}.hook_resid_pre', 'blocks.{i}.hook_resid_mid', 'blocks.{i}.hook_resid_post'] },
   { id: 'block', term: 'block (layer)', lesson: 'tour', means: 'One repeated unit of the model: norm, attention, add; then norm, SwiGLU, add. The blocks run one after another.', code: ['blocks.{i}'], lens: ['blocks.{i}'] },

@@ -34,7 +34,7 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   { id: 'loss', term: 'loss (next-byte cross-entropy)', lesson: 'tour', means: 'How surprised the model is by the byte that really came next, −ln of the probability it gave it, averaged over the positions; measured in nats.', code: ['loss'], lens: ['loss'] },
   { id: 'parameter', term: 'parameter (weight)', lesson: 'tour', means: 'A number the model learned in training. The tables of the embedding, the branches, the norms’ gains and the head are all parameters.', code: ['model.param(name)'], lens: ['model.parameters()'] },
   // tensors and autograd
-  { id: 'tensor', term: 'tensor', lesson: 'tensors-autograd', means: 'A block of numbers read through a shape, such as (4, 128), and stored in one dtype.', code: ['glass.tensor'], lens: [] },
+  { id: 'tensor', term: 'tensor', lesson: 'tensors-autograd', means: 'A block of numbers read through a shape, such as (positions, numbers per position), and stored in one dtype.', code: ['glass.tensor'], lens: [] },
   { id: 'dtype', term: 'dtype (float32, float64)', lesson: 'tensors-autograd', means: 'How each number of a tensor is stored: float32 keeps about 7 significant digits, float64 about 16.', code: ['dtype'], lens: ['cfg.dtype'] },
   { id: 'broadcasting', term: 'broadcasting', lesson: 'tensors-autograd', means: 'Stretching a tensor along an axis of size 1 (or a missing axis) so that two tensors of different shapes can be combined entry by entry.', code: [], lens: [] },
   { id: 'gradient', term: 'gradient', lesson: 'tensors-autograd', means: 'How much a result changes per small change of each input: one number per input, of the input’s shape.', code: ['x.grad', 'model.paramGrad(name)'], lens: ['.grad'] },

@@ -32,12 +32,12 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   { id: 'head', term: 'head (unembedding)', lesson: 'tour', means: 'The last table of the model: it turns each position’s numbers into one score per possible next byte. Not to be confused with an attention head.', code: ['head.weight'], lens: ['W_U', 'unembed'] },
   { id: 'logits', term: 'logits (scores)', lesson: 'tour', means: 'The head’s output: one unbounded score per possible next byte at every position. Softmax turns a row of them into probabilities.', code: ['logits'], lens: ['logits'] },
   { id: 'loss', term: 'loss (next-byte cross-entropy)', lesson: 'tour', means: 'How surprised the model is by the byte that really came next, −ln of the probability it gave it, averaged over the positions; measured in nats.', code: ['loss'], lens: ['loss'] },
-  { id: 'parameter', term: 'parameter (weight)', lesson: 'tour', means: 'A number the model learned in training. The tables of the embedding, the branches, the norms’ gains and the head are all parameters.', code: ['model.param(name)'], lens: ['model.parameters()'] },
+  { id: 'parameter', term: 'parameter (weight)', lesson: 'tour', means: 'A number the model learned in training. The tables of the embedding, the branches, the norms’ gains and the head are all parameters.', code: ['model.param(name)'], lens: [] },
   // tensors and autograd
   { id: 'tensor', term: 'tensor', lesson: 'tensors-autograd', means: 'A block of numbers read through a shape, such as (positions, numbers per position), and stored in one dtype.', code: ['glass.tensor'], lens: [] },
   { id: 'dtype', term: 'dtype (float32, float64)', lesson: 'tensors-autograd', means: 'How each number of a tensor is stored: float32 keeps about 7 significant digits, float64 about 16.', code: ['dtype'], lens: ['cfg.dtype'] },
   { id: 'broadcasting', term: 'broadcasting', lesson: 'tensors-autograd', means: 'Stretching a tensor along an axis of size 1 (or a missing axis) so that two tensors of different shapes can be combined entry by entry.', code: [], lens: [] },
-  { id: 'gradient', term: 'gradient', lesson: 'tensors-autograd', means: 'How much a result changes per small change of each input: one number per input, of the input’s shape.', code: ['x.grad', 'model.paramGrad(name)'], lens: ['.grad'] },
+  { id: 'gradient', term: 'gradient', lesson: 'tensors-autograd', means: 'How much a result changes per small change of each input: one number per input, of the input’s shape.', code: ['x.grad', 'model.paramGrad(name)'], lens: [] },
   { id: 'autograd', term: 'autograd (backward pass)', lesson: 'tensors-autograd', means: 'The core records each operation as it runs; walking that record backward from one result gives the gradient of every input at once.', code: ['backward()'], lens: [] },
   // bytes and embeddings
   { id: 'utf8', term: 'UTF-8', lesson: 'bytes-embeddings', means: 'The standard way to write any text as bytes: one byte for plain ASCII, two to four for everything else.', code: [], lens: [] },
@@ -58,7 +58,7 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   // RMSNorm, pre-norm and residuals
   { id: 'gain', term: 'gain γ (gamma)', lesson: 'rmsnorm', means: 'The learned per-coordinate multiplier of a norm: it stretches or damps each coordinate after the division.', code: ['blocks.{i}.norm_attn.gamma', 'blocks.{i}.norm_ffn.gamma', 'norm_final.gamma'], lens: ['ln1.w', 'ln2.w', 'ln_final.w'] },
   { id: 'epsilon', term: 'ε (epsilon)', lesson: 'rmsnorm', means: 'A tiny number added to the mean square before the square root, so that an all-zero row does not divide by zero.', code: ['eps'], lens: ['cfg.eps'] },
-  { id: 'pre-norm', term: 'pre-norm', lesson: 'rmsnorm', means: 'Norms placed before each branch, on a copy of the stream, so the stream itself is never normalized; post-norm normalizes the stream after each addition.', code: ['norm: pre'], lens: ['normalization_type'] },
+  { id: 'pre-norm', term: 'pre-norm', lesson: 'rmsnorm', means: 'Norms placed before each branch, on a copy of the stream, so the stream itself is never normalized; post-norm normalizes the stream after each addition.', code: ['norm: pre'], lens: [] },
   { id: 'residual-connection', term: 'residual connection', lesson: 'rmsnorm', means: 'Adding a branch’s output to its input instead of replacing it: the reason a gradient always has a direct path back.', code: ['residual'], lens: [] },
   // training
   { id: 'batch', term: 'batch', lesson: 'training', means: 'The few windows of text one training step learns from at once.', code: ['batch'], lens: [] },
@@ -66,7 +66,7 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   { id: 'validation-loss', term: 'validation loss', lesson: 'training', means: 'The loss on text kept out of training: what tells learning a language from memorizing a text.', code: ['valLoss'], lens: [] },
   // reading the residual stream
   { id: 'logit-lens', term: 'logit lens', lesson: 'residual-stream', means: 'Applying the final norm and the head to the stream at any depth, as if the model stopped there.', code: ['model.lens(text)'], lens: ['accumulated_resid', 'apply_ln_to_stack'] },
-  { id: 'ablation', term: 'ablation', lesson: 'residual-stream', means: 'Taking one part out for one run (setting its output to zero) to measure what the model loses without it.', code: ['ablateHead', 'model.ablations(text)'], lens: ['hooks (zero ablation)'] },
+  { id: 'ablation', term: 'ablation', lesson: 'residual-stream', means: 'Taking one part out for one run (setting its output to zero) to measure what the model loses without it.', code: ['ablateHead', 'model.ablations(text)'], lens: [] },
 ];
 
 export const glossaryTerm = (id: string): GlossaryTerm | null => GLOSSARY.find((t) => t.id === id) ?? null;

@@ -50,6 +50,18 @@ describe('tourModel', () => {
     expect(r.stages[1].rms).toBeCloseTo(direct, 6);
   });
 
+  it('asked again for the same text, answers the same, even after an expression changed the last answer', () => {
+    const a = tourModel(w, { text: 'In the beginning' });
+    a.stages.length = 0;
+    a.budget.sort((x, y) => x.params - y.params);
+    const b = tourModel(w, { text: 'In the beginning' });
+    expect(b.stages.length).toBe(2 + 6 * b.blocks + 3);
+    expect(b.budget.map((x) => x.part)).toEqual(['embedding', 'attention', 'ffn', 'norm', 'head']);
+    expect(b.largest).toBe('ffn');
+    expect(b.growth.last).toBe(b.stages.filter((x) => x.kind === 'add').at(-1)!.rms);
+    expect(tourModel(w, { text: 'In the' }).labels).toHaveLength(6);
+  });
+
   it('refuses an empty prompt with a message', () => {
     expect(errorOf(() => tourModel(w, { text: '' }))).toMatch(/at least one byte/);
   });

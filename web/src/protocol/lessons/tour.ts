@@ -39,6 +39,10 @@ export interface TourResult {
   budget: TourBudgetRow[];
   /** Every stage's parameters added up: equal to the model's own count (checked). */
   total: number;
+  /** The part holding the most parameters. */
+  largest: TourBudgetRow['part'];
+  /** The stream's RMS at the embedding and after the last block; the smallest and largest RMS of what the blocks' norms hand their branches. */
+  growth: { embed: number; last: number; normMin: number; normMax: number };
   /** Attention and SwiGLU parameters of one block. */
   perBlock: { attention: number; ffn: number; norm: number; all: number };
   /** Mean next-byte loss in nats (null for a one-byte text) and a uniform guess's, ln(vocab). */

@@ -6,6 +6,7 @@ import { fmt } from '../../app/format';
 import type { LessonWidgets } from '../../lessons/widgetTypes';
 import type { TourResult, TourStage } from '../../protocol/lessons/tour';
 import { useLessonOp } from '../../viewmodels/lessonOp';
+import { ToNotice } from '../ToNotice';
 import { PromptField, usePrompt } from './PromptField';
 import { WidgetShell } from './WidgetShell';
 import './ModelTour.css';
@@ -54,6 +55,11 @@ function Block({ b, children }: { b: number; children: ComponentChildren }) {
   );
 }
 
+/** What to look for in the flow: the stream grows while every norm hands its branch a steady size (the core's RMS values, read off). */
+function growth({ growth: g }: TourResult): string {
+  return ` the stream's RMS goes from ${fmt(g.embed, 3)} at the embedding to ${fmt(g.last, 3)} after the last block, as each branch adds to it; the copies the norms hand the branches stay between ${fmt(g.normMin, 3)} and ${fmt(g.normMax, 3)}.`;
+}
+
 export function ModelTour() {
   const text = usePrompt();
   const answer = useLessonOp('tourModel', { text }, [text], { keepLast: true, channel: 'model-tour' });
@@ -78,6 +84,7 @@ export function ModelTour() {
                 ))}
                 {outside(['final-norm', 'head', 'loss']).map((st) => <StageRow key={st.kind} st={st} r={r} />)}
               </ol>
+              <ToNotice testId="tour-notice">{growth(r)}</ToNotice>
             </>
           );
         }}
@@ -130,6 +137,11 @@ export function ParameterBudget() {
                 </tr>
               </tbody>
             </table>
+            <ToNotice testId="budget-notice">
+              {' '}
+              the largest part is {PART[r.largest].replace(/ \(.*$/, '')}; the norms, in every block, hold{' '}
+              {(r.budget.find((b) => b.part === 'norm')!.share * 100).toFixed(2)}% of the parameters.
+            </ToNotice>
             <p class="widget-note" data-testid="budget-block">
               One block: attention <span class="num">{int(r.perBlock.attention)}</span>, SwiGLU <span class="num">{int(r.perBlock.ffn)}</span>, its two
               norms <span class="num">{int(r.perBlock.norm)}</span>: <span class="num">{int(r.perBlock.all)}</span> in all. The additions hold none.

@@ -6,9 +6,22 @@
 // smaller budget.
 import { GlassError } from '../../core';
 import type { TourBudgetRow, TourInput, TourResult, TourStage } from '../../protocol/lessons/tour';
-import { needModel, runModel, type WorkerState } from '../state';
+import { needModel, runModel, type LoadedModel, type WorkerState } from '../state';
+
+/**
+ * The last answer, for the loaded weights and one text: a lesson step asks for the
+ * same prompt's tour in many of its expressions, and each would otherwise run the
+ * model again. Loading weights makes a new LoadedModel, so an old answer is never reused.
+ */
+let last: { loaded: LoadedModel; text: string; result: TourResult } | null = null;
 
 export function tourModel(s: WorkerState, { text }: TourInput): TourResult {
+  const m = needModel(s);
+  if (last === null || last.loaded !== m || last.text !== text) last = { loaded: m, text, result: computeTour(s, text) };
+  return structuredClone(last.result); // an expression may change what it is given; the next one gets the answer intact
+}
+
+function computeTour(s: WorkerState, text: string): TourResult {
   const glass = s.glass;
   const m = needModel(s);
   const info = m.info;
@@ -58,6 +71,9 @@ export function tourModel(s: WorkerState, { text }: TourInput): TourResult {
     return { part, params, share: params / total };
   });
   const inBlock0 = (kind: TourStage['kind']) => sumOf((st) => st.block === 0 && st.kind === kind);
+  const normRms = stages.filter((st) => st.kind === 'norm').map((st) => st.rms!);
+  const growth = { embed: stages[1].rms!, last: stages.filter((st) => st.kind === 'add').at(-1)!.rms!, normMin: Math.min(...normRms), normMax: Math.max(...normRms) };
+  const largest = budget.reduce((a, b) => (b.params > a.params ? b : a)).part;
   const uniform = glass.scope(() => glass.scalar(info.vocab, 'float64').log().item());
   return {
     labels: run.ids.map((byte) => m.model.displayByte(byte)),
@@ -65,6 +81,8 @@ export function tourModel(s: WorkerState, { text }: TourInput): TourResult {
     stages,
     budget,
     total,
+    largest,
+    growth,
     perBlock: { attention: inBlock0('attention'), ffn: inBlock0('ffn'), norm: inBlock0('norm'), all: sumOf((st) => st.block === 0) },
     loss: run.loss,
     uniform,

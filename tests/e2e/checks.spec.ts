@@ -63,8 +63,8 @@ test('giving up shows the widget and leaves the prediction open; a cell hidden b
   await expect(page.getByTestId('check-depth-compounds-tag')).toHaveText('Predict');
   await expect(card(page, 'depth-compounds')).toHaveAttribute('data-passed', 'no');
 
-  // tensors, step 3: the stride and the contiguity are both printed by the cell
-  await openStep(page, 'tensors-autograd', 3);
+  // tensors, step 4: the stride and the contiguity are both printed by the cell
+  await openStep(page, 'tensors-autograd', 4);
   await expect(gateOf(page, 't-stride')).toBeVisible();
   await expect(gateOf(page, 't-contiguous')).toBeVisible();
   await expect(page.getByTestId('code-cell')).toHaveCount(0);
@@ -130,7 +130,7 @@ test('a right answer ticks; a later wrong try replaces the tick; a near miss get
 });
 
 test('answers read off a rounded value are accepted: z = −1.2785 to three decimals as −1.279, the widget’s 1.3995 as 1.399 or 1.400', async ({ page }) => {
-  await openStep(page, 'swiglu', 2);
+  await openStep(page, 'swiglu', 3);
   await answer(page, 'silu-argmin', '−1.279');
   await expect(page.getByTestId('check-silu-argmin-right')).toBeVisible();
   await answer(page, 'silu-argmin', '-1.278');

@@ -75,9 +75,9 @@ async function ropeWidget(page: Page) {
 test('walk the attention lesson: widgets answered by the core, bad input refused, checks, screenshots', async ({ page }) => {
   test.setTimeout(180_000);
   await walkLesson(page, 'attention', 'lesson-attention', async (step) => {
-    if (step === 2) await patternWidget(page);
-    if (step === 3) await ropeWidget(page);
-    if (step === 4) {
+    if (step === 3) await patternWidget(page);
+    if (step === 4) await ropeWidget(page);
+    if (step === 5) {
       const w = page.getByTestId('widget-attention-pattern');
       await expect(w.getByTestId('pattern-block')).toHaveValue('1');
       await expect(w.getByTestId('pattern-head')).toHaveValue('2');
@@ -87,7 +87,7 @@ test('walk the attention lesson: widgets answered by the core, bad input refused
       await expect(w.getByTestId('pattern-head')).toHaveValue('0');
       await expect(w.getByTestId('pattern-w-38-0')).not.toHaveAttribute('data-value', String(before));
     }
-    if (step === 5) {
+    if (step === 6) {
       const out = page.getByTestId('code-output').last();
       await expect(out).toContainText('largest |rebuilt − model|');
     }

@@ -7,7 +7,7 @@ import { walkLesson } from './lessonWalk';
 test('walk the bytes and embeddings lesson: byte widget, gradient rows, row similarity, checks, screenshots', async ({ page }) => {
   test.setTimeout(180_000);
   await walkLesson(page, 'bytes-embeddings', 'lesson-bytes', async (step) => {
-    if (step === 1) {
+    if (step === 2) {
       // "Café 🙂": 6 characters, 10 bytes (é two, the emoji four)
       await expect(page.getByTestId('bytes-count')).toHaveText('10');
       await expect(page.getByTestId('bytes-chars')).toHaveText('6');
@@ -29,7 +29,7 @@ test('walk the bytes and embeddings lesson: byte widget, gradient rows, row simi
       await page.getByTestId('bytes-text').fill('Café 🙂');
       await expect(page.getByTestId('bytes-count')).toHaveText('10');
     }
-    if (step === 5) {
+    if (step === 6) {
       await expect(page.getByTestId('grad-zero-rows')).toHaveText('253');
       await page.getByTestId('grad-bytes-text').fill('abc');
       await expect(page.getByTestId('grad-zero-rows')).toHaveText('254');
@@ -39,7 +39,7 @@ test('walk the bytes and embeddings lesson: byte widget, gradient rows, row simi
       await page.getByTestId('grad-bytes-text').fill('banana');
       await expect(page.getByTestId('grad-zero-rows')).toHaveText('253');
     }
-    if (step === 6) {
+    if (step === 7) {
       const cos = page.getByTestId('pair-cos');
       await expect(cos).toHaveText(/^0\.\d{4}$/);
       const aA = await cos.textContent();

@@ -58,8 +58,8 @@ async function driveNextByteLoss(page: Page) {
 test('walk the logits and loss lesson: steps, code cells, the next-byte-loss widget, checks, screenshots', async ({ page }) => {
   test.setTimeout(180_000);
   await walkLesson(page, SLUG, 'lesson-loss', async (step) => {
-    if (step === 1) await driveNextByteLoss(page);
-    if (step === 5) {
+    if (step === 2) await driveNextByteLoss(page);
+    if (step === 6) {
       await expect(page.getByTestId('grad-loss')).toHaveText(/\d/, { timeout: 20_000 });
       await expect(page.getByTestId('grad-bars').locator('li')).toHaveCount(10);
     }

@@ -61,7 +61,7 @@ async function modelSwiglu(page: Page) {
 test('walk the SwiGLU lesson: widgets answered by the core, checks, screenshots', async ({ page }) => {
   test.setTimeout(180_000);
   await walkLesson(page, 'swiglu', 'lesson-swiglu', async (step) => {
-    if (step === 2) await siluGate(page);
-    if (step === 5) await modelSwiglu(page);
+    if (step === 3) await siluGate(page);
+    if (step === 6) await modelSwiglu(page);
   });
 });

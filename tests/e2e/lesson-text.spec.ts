@@ -44,18 +44,18 @@ for (const slug of slugs) {
 }
 
 test('code cells print shapes, counts and byte values as integers, float tensors as numpy does', async ({ page }) => {
-  await openStep(page, 'tensors-autograd', 1);
+  await openStep(page, 'tensors-autograd', 2);
   const first = page.getByTestId('code-output').first();
   await expect(first).not.toHaveText('Running…', { timeout: 20_000 });
   await expect(first).toHaveText(/^\[2, 3\] float32 6\n/);
-  await openStep(page, 'bytes-embeddings', 3);
+  await openStep(page, 'bytes-embeddings', 4);
   const out = page.getByTestId('code-output').first();
   await expect(out).toContainText('bytes: [99, 114, 195, 169, 195, 169]', { timeout: 20_000 });
   await expect(out).toContainText('ones in the one-hot matrix: 6');
-  await openStep(page, 'swiglu', 1);
+  await openStep(page, 'swiglu', 2);
   await expect(page.getByTestId('code-output').first()).toContainText('weights: 147456', { timeout: 20_000 });
   await expect(page.getByTestId('code-output').first()).not.toContainText('147456.');
-  await openStep(page, 'tensors-autograd', 3);
+  await openStep(page, 'tensors-autograd', 4);
   await expect(page.getByTestId('code-output').first()).toContainText('[[1., 4.],', { timeout: 20_000 }); // a float32 tensor stays float
   await page.screenshot({ path: `${SHOTS}/lesson-text-integers.png`, fullPage: true });
 });

@@ -1,6 +1,6 @@
 // Shared by the lesson walks (one spec file per lesson): open a step, answer a
 // step's checks with the core's own answer, and walk a whole lesson file.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 
 export const SHOTS = 'build/screenshots';
@@ -10,6 +10,18 @@ export function lessonCounts(slug: string): { steps: number; checks: number } {
   const lines = readFileSync(`web/src/lessons/${slug}.md`, 'utf8').split('\n');
   return { steps: lines.filter((l) => l.startsWith('## ')).length, checks: lines.filter((l) => /^```check\s*$/.test(l)).length };
 }
+
+/** The lesson path as the app orders it (web/src/lessons/index.ts): by `order`, then slug. Lesson N on the page is path[N - 1]. */
+export function lessonPath(): string[] {
+  return readdirSync('web/src/lessons')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => ({ slug: f.replace(/\.md$/, ''), order: Number(/^order: *(\S+)$/m.exec(readFileSync(`web/src/lessons/${f}`, 'utf8'))?.[1] ?? 1e9) }))
+    .sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug))
+    .map((l) => l.slug);
+}
+
+/** The number the lesson path shows for a lesson ("Lesson 3"). */
+export const lessonNumber = (slug: string) => lessonPath().indexOf(slug) + 1;
 
 export async function openStep(page: Page, slug: string, step: number) {
   await page.goto(`./?view=lessons&lesson=${slug}&step=${step}`);

@@ -27,7 +27,7 @@ test('walk the whole lesson: every step renders, checks judge with the core, scr
 test('walk the tensors and autograd lesson: steps, code cells, widgets answered by the core, checks, screenshots', async ({ page }) => {
   test.setTimeout(120_000);
   await walkLesson(page, 'tensors-autograd', 'lesson-tensors', async (step) => {
-    if (step === 2) {
+    if (step === 3) {
       // broadcasting: the core's shape, then its refusal
       await expect(page.getByTestId('bc-verdict')).toContainText('shape (4, 2, 3): 24 elements');
       await page.getByTestId('bc-a').fill('3');
@@ -37,7 +37,7 @@ test('walk the tensors and autograd lesson: steps, code cells, widgets answered 
       await page.getByTestId('bc-b').fill('2, 1');
       await expect(page.getByTestId('bc-verdict')).toContainText('24 elements');
     }
-    if (step === 5) {
+    if (step === 6) {
       // the recorded graph: y and the gradients follow the inputs
       await expect(page.getByTestId('graph-y')).toHaveText('38');
       await page.getByTestId('graph-b').fill('1, 1, 1');

@@ -3,10 +3,12 @@
 // the lab and inspector are one click away, the lesson cards' buttons have
 // distinct names, a finished lesson says so, and nothing on the site is a 404.
 import { expect, test, type Page } from '@playwright/test';
-import { SHOTS, lessonCounts, stepShown } from './lessonWalk';
+import { SHOTS, lessonCounts, lessonNumber, lessonPath, stepShown } from './lessonWalk';
 
 const PROGRESS_KEY = 'glassllm.lessons.v1';
 const allSeen = (slug: string) => Array.from({ length: lessonCounts(slug).steps }, (_, i) => i);
+/** The first lesson of the path (the tour). */
+const FIRST = lessonPath()[0];
 
 async function setProgress(page: Page, lessons: Record<string, { seen: number[]; passed?: string[]; last: number; time: number }>) {
   await page.evaluate(
@@ -35,7 +37,7 @@ test('the start page: what GlassLLM is, start with lesson 1, then continue where
   // the one clear way in: lesson 1 (the first lesson of the path), step 1
   await page.getByTestId('start-first').click();
   await stepShown(page, 1);
-  await expect(page).toHaveURL(/lesson=tensors-autograd&step=1/);
+  await expect(page).toHaveURL(new RegExp(`lesson=${FIRST}&step=1`));
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('ArrowRight');
   await stepShown(page, 2);
@@ -44,11 +46,11 @@ test('the start page: what GlassLLM is, start with lesson 1, then continue where
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Start', exact: true }).click();
   const resume = page.getByTestId('start-continue');
   await expect(resume).toHaveText(/lesson 1, step 2/);
-  await expect(page.getByTestId('start-lesson-tensors-autograd')).toContainText('2 of');
+  await expect(page.getByTestId(`start-lesson-${FIRST}`)).toContainText('2 of');
   await page.screenshot({ path: `${SHOTS}/start-continue.png`, fullPage: true });
   await resume.click();
   await stepShown(page, 2);
-  await expect(page).toHaveURL(/lesson=tensors-autograd&step=2/);
+  await expect(page).toHaveURL(new RegExp(`lesson=${FIRST}&step=2`));
 });
 
 test('continue goes to the lesson opened last; once it is finished, to the next unfinished one', async ({ page }) => {
@@ -58,13 +60,16 @@ test('continue goes to the lesson opened last; once it is finished, to the next 
     rmsnorm: { seen: [0, 1, 2], last: 2, time: 2000 },
   });
   await page.reload();
-  await expect(page.getByTestId('start-continue')).toHaveText(/lesson 2, step 3/);
+  await expect(page.getByTestId('start-continue')).toHaveText(new RegExp(`lesson ${lessonNumber('rmsnorm')}, step 3`));
   await setProgress(page, {
     'tensors-autograd': { seen: [0, 1], last: 1, time: 1000 },
     rmsnorm: { seen: allSeen('rmsnorm'), last: 7, time: 2000 },
   });
   await page.reload();
-  await expect(page.getByTestId('start-continue')).toHaveText(/lesson 3, step 1/);
+  // the next lesson on the path after the finished one (tensors and autograd resumes at its step 2)
+  const path = lessonPath();
+  const after = path[(path.indexOf('rmsnorm') + 1) % path.length];
+  await expect(page.getByTestId('start-continue')).toHaveText(new RegExp(`lesson ${lessonNumber(after)}, step ${after === 'tensors-autograd' ? 2 : 1}`));
   await expect(page.getByTestId('start-lesson-rmsnorm')).toContainText('completed');
 });
 
@@ -75,7 +80,7 @@ test('the lesson cards: titles are links, every button has its own accessible na
   const path = page.getByTestId('lesson-path');
   await expect(path).toBeVisible();
   const names = await path.getByRole('button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent!.trim()));
-  expect(names.length).toBe(8 + 2); // eight lessons (start, continue or review), two resets
+  expect(names.length).toBe(lessonPath().length + 2); // one per lesson (start, continue or review), two resets
   expect(new Set(names).size, names.join(' | ')).toBe(names.length);
   // each accessible name starts with the words on the button (what a voice-control user says)
   for (const b of await path.getByRole('button').all()) {
@@ -107,9 +112,10 @@ test('a finished lesson says so: completed, a recap, a link to the next lesson',
   await expect(card.getByTestId('lesson-done-rmsnorm')).toContainText('Lesson completed');
   await expect(card).not.toContainText('Continue at step');
   await expect(card.getByRole('button', { name: /^Review from step 1/ })).toBeVisible();
-  await card.getByRole('link', { name: /^Lesson 3: / }).click();
+  const next = lessonPath()[lessonNumber('rmsnorm')];
+  await card.getByRole('link', { name: new RegExp(`^Lesson ${lessonNumber(next)}: `) }).click();
   await stepShown(page, 1);
-  await expect(page).toHaveURL(/lesson=bytes-embeddings&step=1/);
+  await expect(page).toHaveURL(new RegExp(`lesson=${next}&step=1`));
 });
 
 test('no request on any view fails (the favicon included)', async ({ page }) => {

@@ -32,7 +32,7 @@ test('dist/ served by a plain static server from a sub-path: the start page open
   await page.goto(`${root}?view=inspector`);
   await expect(page.getByTestId('weights-ready')).toContainText('parameters');
   await expect(page.getByTestId('inspector-loss')).toContainText('nats');
-  await page.goto(`${root}?view=lessons&lesson=attention&step=2`);
+  await page.goto(`${root}?view=lessons&lesson=attention&step=3`);
   await expect(page.getByTestId('widget-attention-pattern')).toBeVisible();
   await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
   await expect(page.locator('.code-cell-error')).toHaveCount(0);

@@ -68,6 +68,6 @@ describe('softmaxTemperature', () => {
     expect(handlers.softmaxTemperature(w, { text: 'ab', temperature: 1 }).after).toBe('b');
     expect(isWidgetName('softmax-temperature')).toBe(true);
     const lesson = parseLesson('logits-loss', readFileSync(new URL('../../web/src/lessons/logits-loss.md', import.meta.url), 'utf8'));
-    expect(lesson.steps[0].blocks.some((b) => b.kind === 'widget' && b.name === 'softmax-temperature')).toBe(true);
+    expect(lesson.steps.find((s) => s.title === 'A probability for every next byte')!.blocks.some((b) => b.kind === 'widget' && b.name === 'softmax-temperature')).toBe(true);
   });
 });

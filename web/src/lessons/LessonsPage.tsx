@@ -1,5 +1,6 @@
 // The lesson path (home) or the lesson the address names.
 import { LESSONS, lessonBySlug } from './index';
+import { GlossaryPage } from './GlossaryPage';
 import { LessonView } from './LessonView';
 import { lessonChecks } from './parse';
 import { LessonDone, LessonLink } from './LessonDone';
@@ -9,6 +10,7 @@ import './lessons.css';
 
 export function LessonsPage() {
   const route = lessonRoute.value;
+  if (route.glossary !== undefined) return <GlossaryPage />;
   const lesson = route.slug === null ? null : lessonBySlug(route.slug);
   if (lesson !== null) return <LessonView lesson={lesson} />;
   return <LessonPath />;
@@ -20,6 +22,20 @@ function LessonPath() {
     <section class="lessons-home" aria-labelledby="lessons-title" data-testid="lesson-path">
       <h1 id="lessons-title">Lessons</h1>
       <p>Guided steps through the model. Every number on them is computed live by the core in your browser.</p>
+      <p class="lessons-glossary">
+        <a
+          href="?view=lessons&glossary="
+          data-testid="open-glossary"
+          onClick={(e) => {
+            if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+            e.preventDefault();
+            goTo({ slug: null, step: 0, glossary: '' });
+          }}
+        >
+          The glossary
+        </a>
+        : every word the lessons use, with its names in the code.
+      </p>
       <ol class="lessons-list">
         {LESSONS.map((entry, i) => {
           if (entry.lesson === null)

@@ -1,7 +1,7 @@
 // A small, safe Markdown renderer for lesson prose: it builds Preact elements
 // (never HTML strings from content). Supported: paragraphs, ### headings, - and
 // 1. lists, > notes, ``` code, `code`, **bold**, *italic*, [links](...) (https:
-// or in-app ?… addresses only), $math$ and $$math$$ (KaTeX, trust off), and live
+// in-app ?… addresses, or glossary:<term> for the glossary), $math$ and $$math$$ (KaTeX, trust off), and live
 // values {{ expr | format }} computed by the core. Display math and code blocks
 // scroll sideways in their own box on a narrow screen.
 import katex from 'katex';
@@ -11,7 +11,8 @@ import { ScrollBox } from '../app/ScrollBox';
 import { formatValue } from './format';
 import { LIVE_VALUE, splitLiveValue } from './parse';
 import type { ValueOutcome } from '../protocol/base';
-import { openAddress } from './route';
+import { goTo, lessonRoute, openAddress } from './route';
+import { writeLessonUrl } from './lessonUrl';
 import { needsRun } from './runValues';
 
 export type Values = Map<string, ValueOutcome> | null;
@@ -46,6 +47,26 @@ function LiveValue({ inner, values }: { inner: string; values: Values }) {
 }
 
 function Link({ href, children }: { href: string; children: ComponentChildren }) {
+  if (href.startsWith('glossary:')) {
+    // a glossary term ([words](glossary:<id>)): the glossary page, the lesson and step kept in the address to return to
+    const term = href.slice('glossary:'.length);
+    const here = lessonRoute.peek();
+    const route = { slug: here.slug, step: here.step, glossary: term };
+    return (
+      <a
+        href={writeLessonUrl(route, location.search)}
+        class="md-glossary"
+        data-glossary={term}
+        onClick={(e) => {
+          if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+          e.preventDefault();
+          goTo(route);
+        }}
+      >
+        {children}
+      </a>
+    );
+  }
   if (href.startsWith('?')) {
     return (
       <a

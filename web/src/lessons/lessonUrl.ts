@@ -1,5 +1,7 @@
 // The lesson keys in the address, validated when read (like app/urlState.ts):
 //   ?view=lessons&lesson=rmsnorm&step=3      (step counts from 1; no lesson: the lesson path)
+//   ?view=lessons&glossary=rmsnorm           (the glossary at one term; glossary= the whole page;
+//                                             lesson and step kept beside it: where "back" returns)
 // A bad key is reported and corrected in the address bar (correctLessonUrl).
 import { duplicateKeys, quoted } from '../app/addressText';
 
@@ -7,22 +9,30 @@ export interface LessonRoute {
   slug: string | null;
   /** 0-based step index. */
   step: number;
+  /** Set: the glossary page is shown, at this term ('' for the top); slug and step are where it was opened from. */
+  glossary?: string;
 }
 
 export function readLessonUrl(search: string, stepsOf: (slug: string) => number | null): { route: LessonRoute; problems: string[] } {
   const params = new URLSearchParams(search);
-  const problems: string[] = duplicateKeys(params, ['lesson', 'step']);
+  const problems: string[] = duplicateKeys(params, ['lesson', 'step', 'glossary']);
+  const read = readRoute(params, stepsOf, problems);
+  const glossary = params.get('glossary');
+  return { route: glossary === null ? read : { ...read, glossary }, problems };
+}
+
+function readRoute(params: URLSearchParams, stepsOf: (slug: string) => number | null, problems: string[]): LessonRoute {
   const slug = params.get('lesson');
   const stepText = params.get('step');
   if (slug === null || slug === '') {
     if (slug === '') problems.push('The address has an empty lesson=; showing the lesson path.');
     if (stepText !== null) problems.push(`The address has step=${quoted(stepText)} but no lesson; showing the lesson path.`);
-    return { route: { slug: null, step: 0 }, problems };
+    return { slug: null, step: 0 };
   }
   const steps = stepsOf(slug);
   if (steps === null) {
     problems.push(`The address has lesson=${quoted(slug)}: no such lesson; showing the lesson path.`);
-    return { route: { slug: null, step: 0 }, problems };
+    return { slug: null, step: 0 };
   }
   let step = 0;
   if (stepText !== null) {
@@ -30,7 +40,13 @@ export function readLessonUrl(search: string, stepsOf: (slug: string) => number 
     if (n >= 1 && n <= steps) step = n - 1;
     else problems.push(`The address has step=${quoted(stepText)}: not a step from 1 to ${steps}; using step 1.`);
   }
-  return { route: { slug, step }, problems };
+  return { slug, step };
+}
+
+/** The glossary key as the route has it: set, or removed. */
+function writeGlossary(params: URLSearchParams, route: LessonRoute) {
+  if (route.glossary === undefined) params.delete('glossary');
+  else params.set('glossary', route.glossary);
 }
 
 /**
@@ -46,6 +62,7 @@ export function correctLessonUrl(route: LessonRoute, currentSearch: string): str
     params.set('lesson', route.slug);
     params.set('step', String(route.step + 1));
   }
+  writeGlossary(params, route);
   return `?${params.toString().replace(/%2C/g, ',')}`;
 }
 
@@ -59,6 +76,7 @@ export function writeLessonUrl(route: LessonRoute, currentSearch: string): strin
     params.set('lesson', route.slug);
     params.set('step', String(route.step + 1));
   }
+  writeGlossary(params, route);
   return `?${params.toString().replace(/%2C/g, ',')}`;
 }
 

@@ -15,6 +15,7 @@ import { lossHandlers } from './lessonOps/loss';
 import { residualHandlers } from './lessonOps/residual';
 import { rmsnormHandlers } from './lessonOps/rmsnorm';
 import { swigluHandlers } from './lessonOps/swiglu';
+import { tourHandlers } from './lessonOps/tour';
 import type { WorkerState } from './state';
 
 /** By feature, so a test can check that no two features claim one kind. */
@@ -31,6 +32,7 @@ export const handlerGroups = {
   bytes: bytesHandlers,
   loss: lossHandlers,
   residual: residualHandlers,
+  tour: tourHandlers,
   debug: {
     /** Testing only: the core traps (a wasm RuntimeError), so the worker dies and is restarted. */
     debugTrap: (s: WorkerState, _: null): never => s.glass.debugTrap(),

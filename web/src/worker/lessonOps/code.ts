@@ -18,6 +18,7 @@ import { needModel, runModel, type WorkerState } from '../state';
 import { DEFAULT_PROMPT } from '../../protocol/lessons/residual';
 import { residualAblations, residualHeads, residualLedger, residualLens } from './residual';
 import { modelGrads, singularValues } from './rmsnorm';
+import { tourModel } from './tour';
 
 /** Turns what an expression returned into plain data (tensors become nested arrays). */
 function plain(v: unknown): Plain {
@@ -103,6 +104,8 @@ function modelApi(s: WorkerState) {
     heads: (text: string) => residualHeads(s, { text }),
     /** The loss with each block, branch and head removed. */
     ablations: (text: string) => residualAblations(s, { text }),
+    /** The whole model on a text, stage by stage, with the parameters each stage holds (the tour lesson). */
+    tour: (text: string) => tourModel(s, { text }),
   };
 }
 

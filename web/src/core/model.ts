@@ -154,6 +154,8 @@ interface RawModelModule {
   interpPattern(s: RawModelSession, block: number): NamedTensor;
   interpGradCheck(s: RawModelSession, target: string, index: number, delta32: number, delta64: number): GradientCheck;
   interpCheck(s: RawModelSession, interventions: string[]): string[];
+  // cpp/wasm/norm_lesson_bindings.cpp
+  freshWeightsLike(s: RawModelSession, initScale: string, seed: number): Uint8Array;
 }
 
 /** A run's text and options, by kind (args.ts): a missing text is refused, never run as "undefined". */
@@ -247,6 +249,16 @@ export class Model implements Disposable {
       const ids = Array.from(new TextEncoder().encode(text));
       return { loss, ids, snapshots, grads: haveGrads ? grads : null, paramGradNorms: haveGrads ? raw.paramGradNorms() : null };
     });
+  }
+  /**
+   * A model just initialised from `seed` (as the trainer does) with this model's
+   * configuration but the given init scale of the projections that write into the
+   * stream, as a safetensors file: load it into another Model to run it.
+   */
+  freshWeightsLike(initScale: 'depth' | 'flat', seed: number): Uint8Array {
+    checkArg('string', 'freshWeightsLike initScale', initScale);
+    checkArg('number', 'freshWeightsLike seed', seed);
+    return guarded(() => this.module.freshWeightsLike(this.raw, initScale, seed));
   }
   /** Checks interventions against this model without running: their text forms, or a GlassError listing what exists. */
   checkInterventions(interventions: readonly unknown[]): string[] {

@@ -7,7 +7,8 @@
 // norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
 // (singular values), model (the loaded weights: info(), run(text),
 // gradNorms(text), param(name) as a Tensor, paramGrad(name), and the
-// residual-stream tools ledger(text), lens(text), heads(text), ablations(text))
+// residual-stream tools ledger(text), lens(text), heads(text), ablations(text),
+// and the RMSNorm lesson's streamRms(text), gammas(), initGrowth(text))
 // and prompt (the learner's own prompt, for checks asked "on your prompt"); the
 // lesson's own expressions also see runs (the learner's finished experiment runs).
 import { Tensor } from '../../core';
@@ -18,6 +19,7 @@ import { needModel, runModel, type WorkerState } from '../state';
 import { DEFAULT_PROMPT } from '../../protocol/lessons/residual';
 import { residualAblations, residualHeads, residualLedger, residualLens } from './residual';
 import { modelGrads, singularValues } from './rmsnorm';
+import { initGrowth, streamRms, trainedGammas } from './rmsnormModel';
 
 /** Turns what an expression returned into plain data (tensors become nested arrays). */
 function plain(v: unknown): Plain {
@@ -103,6 +105,10 @@ function modelApi(s: WorkerState) {
     heads: (text: string) => residualHeads(s, { text }),
     /** The loss with each block, branch and head removed. */
     ablations: (text: string) => residualAblations(s, { text }),
+    /** The RMSNorm lesson: the stream's RMS by depth on a text, the nine trained γ, the stream of fresh models with and without the depth-scaled init. */
+    streamRms: (text: string) => streamRms(s, { text }),
+    gammas: () => trainedGammas(s),
+    initGrowth: (text: string, seed = 1) => initGrowth(s, { text, seed }),
   };
 }
 

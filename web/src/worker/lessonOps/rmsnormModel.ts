@@ -1,0 +1,102 @@
+// The RMSNorm lesson's questions to the model itself: how the residual stream's
+// RMS grows block after block on a text (and what the branches read instead),
+// what training did to the nine γ vectors, and the stream of a freshly
+// initialised model with and without the smaller start of the output
+// projections (a second Model in the core, disposed before returning).
+import { GlassError, Model, type Glass, type ModelRun } from '../../core';
+import { streamNames } from '../../protocol/modelNames';
+import type { GammaSummary, InitGrowthInput, InitGrowthResult, InitGrowthRun, StreamRmsInput, StreamRmsResult, StreamRmsRow } from '../../protocol/lessons/rmsnorm';
+import { needModel, runModel, type WorkerState } from '../state';
+
+/** RMS over every position and coordinate of a snapshot. */
+function rmsOf(glass: Glass, run: ModelRun, name: string): StreamRmsRow {
+  const t = run.snapshots[name];
+  if (t === undefined) throw new GlassError(`the run has no snapshot ${name}`);
+  return { name, rms: glass.scope(() => glass.tensor(t.data, { shape: t.shape, dtype: 'float64' }).square().mean().sqrt().item()) };
+}
+
+/** The last row's RMS over the first's. */
+const growthOf = (glass: Glass, rows: StreamRmsRow[]) => glass.scope(() => glass.scalar(rows[rows.length - 1].rms, 'float64').div(rows[0].rms).item());
+
+const rangeOf = (glass: Glass, rows: StreamRmsRow[]): [number, number] =>
+  glass.scope(() => {
+    const t = glass.tensor(rows.map((r) => r.rms), { dtype: 'float64' });
+    return [t.neg().max().neg().item(), t.max().item()];
+  });
+
+const branchInputNames = (blocks: number) => Array.from({ length: blocks }, (_, i) => [`blocks.${i}.norm.attn`, `blocks.${i}.norm.ffn`]).flat();
+
+export function streamRms(s: WorkerState, { text }: StreamRmsInput): StreamRmsResult {
+  const { info } = needModel(s);
+  if (info.norm !== 'pre') throw new GlassError('this lesson reads a pre-norm model');
+  const run = runModel(s, { text, eps: info.eps, dtype: 'float32' }, false);
+  const stream = streamNames(info).map((name) => rmsOf(s.glass, run, name));
+  const branchInputs = branchInputNames(info.blocks).map((name) => rmsOf(s.glass, run, name));
+  return { n: run.ids.length, stream, branchInputs, growth: growthOf(s.glass, stream), branchRange: rangeOf(s.glass, branchInputs) };
+}
+
+export function trainedGammas(s: WorkerState): GammaSummary[] {
+  const { model, info } = needModel(s);
+  const norms = [...branchInputNames(info.blocks), 'norm.final'];
+  return norms.map((snapshot) => {
+    const name = snapshot === 'norm.final' ? 'norm_final.gamma' : snapshot.replace(/\.norm\.(attn|ffn)$/, '.norm_$1') + '.gamma';
+    const p = model.param(name);
+    return s.glass.scope(() => {
+      const g = s.glass.tensor(p.data, { shape: p.shape, dtype: 'float64' });
+      const v = Array.from(g.data());
+      const min = g.neg().max().neg().item();
+      const max = g.max().item();
+      return {
+        name,
+        snapshot,
+        values: v,
+        mean: g.mean().item(),
+        min,
+        argmin: v.indexOf(min),
+        max,
+        argmax: v.indexOf(max),
+        moved: g.sub(1).square().mean().sqrt().item(),
+        // counted over the core's values (the facade has no comparison ops)
+        amplified: v.filter((x) => x > 1).length,
+        damped: v.filter((x) => Math.abs(x) < 1).length,
+      };
+    });
+  });
+}
+
+export function initGrowth(s: WorkerState, { text, seed }: InitGrowthInput): InitGrowthResult {
+  const { model, info } = needModel(s);
+  const glass = s.glass;
+  const one = (initScale: 'depth' | 'flat'): InitGrowthRun => {
+    const fresh = Model.create(glass);
+    try {
+      fresh.loadWeights(model.freshWeightsLike(initScale, seed));
+      const run = fresh.run(text, { eps: info.eps, dtype: 'float32', backward: false });
+      const outs = Array.from({ length: info.blocks }, (_, i) => [`blocks.${i}.attn.wo.weight`, `blocks.${i}.ffn.w_down.weight`]).flat();
+      const outStd = glass.scope(() => {
+        const all = outs.map((n) => {
+          const p = fresh.param(n);
+          return glass.tensor(p.data, { shape: [p.data.length], dtype: 'float64' });
+        });
+        const cat = all.reduce((a, b) => glass.concat([a, b], 0));
+        return cat.sub(cat.mean()).square().mean().sqrt().item();
+      });
+      const stream = streamNames(info).map((name) => rmsOf(glass, run, name));
+      return { initScale, outStd, stream, growth: growthOf(glass, stream) };
+    } finally {
+      fresh.dispose();
+    }
+  };
+  return {
+    blocks: info.blocks,
+    factor: glass.scope(() => glass.scalar(1, 'float64').div(glass.scalar(2 * info.blocks, 'float64').sqrt()).item()),
+    depth: one('depth'),
+    flat: one('flat'),
+  };
+}
+
+export const rmsnormModelHandlers = {
+  streamRms,
+  trainedGammas: (s: WorkerState, _: null): GammaSummary[] => trainedGammas(s),
+  initGrowth,
+};

@@ -118,7 +118,7 @@ test('checks on your own prompt, answered from the numbers the widgets show', as
 
 test("the RMSNorm lesson's I + J_F on the real model: the gradient at the embedding by route, on your prompt", async ({ page }) => {
   test.setTimeout(120_000);
-  await openStep(page, 'rmsnorm', 6);
+  await openStep(page, 'rmsnorm', 7);
   // the toy is still there, behind its own prediction
   const toy = page.getByTestId('check-depth-compounds');
   await toy.getByLabel('no, it grows far beyond 1').check();

@@ -95,11 +95,14 @@ export function NormOpCounts() {
   );
 }
 
+/** A point the drawing can place (the zero input with ε = 0 gives NaN, shown in the readout only). */
+const drawable = (p: readonly number[]) => p.every(Number.isFinite);
+
 /** The drawing's half-width: everything drawn fits, with a margin. */
 function extentOf(r: GeometryResult): number {
   let m = 0;
   for (const line of [...r.sphere, ...r.stretched]) for (const [a, b] of line) m = Math.max(m, Math.abs(a), Math.abs(b));
-  for (const [a, b] of [r.xAt, r.yAt, r.yOnesAt]) m = Math.max(m, Math.abs(a), Math.abs(b));
+  for (const [a, b] of [r.xAt, r.yAt, r.yOnesAt]) if (drawable([a, b])) m = Math.max(m, Math.abs(a), Math.abs(b));
   return Math.max(2, m * 1.12);
 }
 
@@ -151,7 +154,7 @@ export function NormGeometry({ args }: { args: Record<string, string> }) {
           extent.current = e;
           const dot = e * 0.035;
           return (
-            <div class="nl-geo">
+            <div class={`nl-geo nl-geo-${d}`}>
               <div>
                 <svg
                   ref={svg}
@@ -180,8 +183,8 @@ export function NormGeometry({ args }: { args: Record<string, string> }) {
                     <path key={`g${i}`} class="nl-stretched" d={path(l)} vector-effect="non-scaling-stroke" />
                   ))}
                   <line class="nl-ray" x1={0} y1={0} x2={r.xAt[0]} y2={-r.xAt[1]} vector-effect="non-scaling-stroke" />
-                  <circle class="nl-y1" cx={r.yOnesAt[0]} cy={-r.yOnesAt[1]} r={dot * 0.8} />
-                  <circle class="nl-y" cx={r.yAt[0]} cy={-r.yAt[1]} r={dot} data-testid={`geo${d}-y`} />
+                  {drawable(r.yOnesAt) && <circle class="nl-y1" cx={r.yOnesAt[0]} cy={-r.yOnesAt[1]} r={dot * 0.8} />}
+                  {drawable(r.yAt) && <circle class="nl-y" cx={r.yAt[0]} cy={-r.yAt[1]} r={dot} data-testid={`geo${d}-y`} />}
                   <circle class="nl-x" cx={r.xAt[0]} cy={-r.xAt[1]} r={dot} data-testid={`geo${d}-x-point`} />
                 </svg>
                 <p class="nl-key">

@@ -6,7 +6,25 @@
 import { GlassError, Model, type Glass, type ModelRun } from '../../core';
 import { streamNames } from '../../protocol/modelNames';
 import type { GammaSummary, InitGrowthInput, InitGrowthResult, InitGrowthRun, StreamRmsInput, StreamRmsResult, StreamRmsRow } from '../../protocol/lessons/rmsnorm';
-import { needModel, runModel, type WorkerState } from '../state';
+import { needModel, runModel, type LoadedModel, type WorkerState } from '../state';
+
+/**
+ * Answers already computed for the loaded weights, by op and input: one step's
+ * checks ask the same question many times in one request (with the lesson's
+ * time limit), and a fresh model pair takes a good part of a second. New weights
+ * are a new LoadedModel, so nothing stale survives them.
+ */
+const memo = new WeakMap<LoadedModel, Map<string, unknown>>();
+function remember<T>(s: WorkerState, key: string, compute: () => T): T {
+  const loaded = needModel(s);
+  let m = memo.get(loaded);
+  if (m === undefined) memo.set(loaded, (m = new Map()));
+  if (m.has(key)) return m.get(key) as T;
+  if (m.size >= 32) m.clear(); // a learner trying many prompts: keep it small
+  const v = compute();
+  m.set(key, v);
+  return v;
+}
 
 /** RMS over every position and coordinate of a snapshot. */
 function rmsOf(glass: Glass, run: ModelRun, name: string): StreamRmsRow {
@@ -26,7 +44,9 @@ const rangeOf = (glass: Glass, rows: StreamRmsRow[]): [number, number] =>
 
 const branchInputNames = (blocks: number) => Array.from({ length: blocks }, (_, i) => [`blocks.${i}.norm.attn`, `blocks.${i}.norm.ffn`]).flat();
 
-export function streamRms(s: WorkerState, { text }: StreamRmsInput): StreamRmsResult {
+export const streamRms = (s: WorkerState, { text }: StreamRmsInput): StreamRmsResult => remember(s, `stream|${text}`, () => computeStreamRms(s, text));
+
+function computeStreamRms(s: WorkerState, text: string): StreamRmsResult {
   const { info } = needModel(s);
   if (info.norm !== 'pre') throw new GlassError('this lesson reads a pre-norm model');
   const run = runModel(s, { text, eps: info.eps, dtype: 'float32' }, false);
@@ -35,7 +55,9 @@ export function streamRms(s: WorkerState, { text }: StreamRmsInput): StreamRmsRe
   return { n: run.ids.length, stream, branchInputs, growth: growthOf(s.glass, stream), branchRange: rangeOf(s.glass, branchInputs) };
 }
 
-export function trainedGammas(s: WorkerState): GammaSummary[] {
+export const trainedGammas = (s: WorkerState): GammaSummary[] => remember(s, 'gammas', () => computeTrainedGammas(s));
+
+function computeTrainedGammas(s: WorkerState): GammaSummary[] {
   const { model, info } = needModel(s);
   const norms = [...branchInputNames(info.blocks), 'norm.final'];
   return norms.map((snapshot) => {
@@ -64,7 +86,10 @@ export function trainedGammas(s: WorkerState): GammaSummary[] {
   });
 }
 
-export function initGrowth(s: WorkerState, { text, seed }: InitGrowthInput): InitGrowthResult {
+export const initGrowth = (s: WorkerState, input: InitGrowthInput): InitGrowthResult =>
+  remember(s, `init|${input.seed}|${input.text}`, () => computeInitGrowth(s, input));
+
+function computeInitGrowth(s: WorkerState, { text, seed }: InitGrowthInput): InitGrowthResult {
   const { model, info } = needModel(s);
   const glass = s.glass;
   const one = (initScale: 'depth' | 'flat'): InitGrowthRun => {

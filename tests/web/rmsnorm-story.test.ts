@@ -5,6 +5,7 @@
 // 1/‖x‖ shrink, what float32 keeps of ε, the stream's RMS by depth, the nine
 // trained γ, and two fresh models with and without the scaled output projections.
 import { describe, expect, it } from 'vitest';
+import { Model } from '../../web/src/core';
 import { handlers } from '../../web/src/worker/handlers';
 import type { WorkerState } from '../../web/src/worker/state';
 import { errorOf } from './errorOf';
@@ -169,6 +170,20 @@ describe('the model: the stream, the nine γ, the scaled init', () => {
     // measured std of the 8 output projections: about 0.02 / √8 and 0.02
     expect(Math.abs(r.depth.outStd / (0.02 / Math.sqrt(8)) - 1)).toBeLessThan(0.05);
     expect(Math.abs(r.flat.outStd / 0.02 - 1)).toBeLessThan(0.05);
+    // independently: the same fresh weights as a file, loaded into a second model, run, and summed here in float64
+    for (const run of [r.depth, r.flat]) {
+      const m = Model.create(w.glass);
+      try {
+        m.loadWeights(w.loaded!.model.freshWeightsLike(run.initScale, 1));
+        const got = m.run(PROMPT, { backward: false });
+        run.stream.forEach((row) => close(row.rms, rms(got.snapshots[row.name].data), 1e-12));
+        const outs = [0, 1, 2, 3].flatMap((i) => [`blocks.${i}.attn.wo.weight`, `blocks.${i}.ffn.w_down.weight`]).flatMap((n) => Array.from(m.param(n).data));
+        const mu = mean(outs);
+        close(run.outStd, Math.sqrt(mean(outs.map((x) => (x - mu) ** 2))), 1e-9);
+      } finally {
+        m.dispose();
+      }
+    }
     // same seed, same embedding: the first row is the same in both
     expect(r.depth.stream[0].rms).toBe(r.flat.stream[0].rms);
     close(r.depth.growth, r.depth.stream[8].rms / r.depth.stream[0].rms);
@@ -181,5 +196,7 @@ describe('the model: the stream, the nine γ, the scaled init', () => {
     // asked again (a step's checks do), the same answer without a second pair of models
     expect(handlers.initGrowth(w, { text: PROMPT, seed: 1 })).toBe(r);
     expect(errorOf(() => handlers.initGrowth(w, { text: PROMPT, seed: -1 }))).toMatch(/seed/);
+    expect(errorOf(() => handlers.initGrowth(w, { text: '', seed: 1 }))).toMatch(/empty/);
+    expect(errorOf(() => handlers.initGrowth(w, { text: 'x'.repeat(200), seed: 1 }))).toMatch(/context holds 128/);
   });
 });

@@ -89,6 +89,12 @@ export interface ModelRun {
 
 export type { Prediction } from './types';
 
+/** A freshly initialised model's stream on a text (Model.freshStream). */
+export interface FreshStream {
+  stream: { name: string; rms: number }[];
+  outStd: number;
+}
+
 export interface RunOptions {
   eps?: number;
   dtype?: DTypeName;
@@ -156,6 +162,7 @@ interface RawModelModule {
   interpCheck(s: RawModelSession, interventions: string[]): string[];
   // cpp/wasm/norm_lesson_bindings.cpp
   freshWeightsLike(s: RawModelSession, initScale: string, seed: number): Uint8Array;
+  freshStream(s: RawModelSession, initScale: string, seed: number, text: string): FreshStream;
 }
 
 /** A run's text and options, by kind (args.ts): a missing text is refused, never run as "undefined". */
@@ -259,6 +266,17 @@ export class Model implements Disposable {
     checkArg('string', 'freshWeightsLike initScale', initScale);
     checkArg('number', 'freshWeightsLike seed', seed);
     return guarded(() => this.module.freshWeightsLike(this.raw, initScale, seed));
+  }
+  /**
+   * freshWeightsLike's model run forward on `text` inside the core: the residual
+   * stream's RMS by depth (embed, then after each residual addition) and the std
+   * of the projections that write into the stream.
+   */
+  freshStream(initScale: 'depth' | 'flat', seed: number, text: string): FreshStream {
+    checkArg('string', 'freshStream initScale', initScale);
+    checkArg('number', 'freshStream seed', seed);
+    checkArg('string', 'freshStream text', text);
+    return guarded(() => this.module.freshStream(this.raw, initScale, seed, text));
   }
   /** Checks interventions against this model without running: their text forms, or a GlassError listing what exists. */
   checkInterventions(interventions: readonly unknown[]): string[] {

@@ -2,11 +2,11 @@
 // RMS grows block after block on a text (and what the branches read instead),
 // what training did to the nine γ vectors, and the stream of a freshly
 // initialised model with and without the smaller start of the output
-// projections (a second Model in the core, disposed before returning).
-import { GlassError, Model, type Glass, type ModelRun } from '../../core';
+// projections (built and run inside the core, nothing of it kept).
+import { GlassError, type Glass, type Model } from '../../core';
 import { streamNames } from '../../protocol/modelNames';
 import type { GammaSummary, InitGrowthInput, InitGrowthResult, InitGrowthRun, StreamRmsInput, StreamRmsResult, StreamRmsRow } from '../../protocol/lessons/rmsnorm';
-import { needModel, runModel, type LoadedModel, type WorkerState } from '../state';
+import { computeModel, needModel, type LoadedModel, type WorkerState } from '../state';
 
 /**
  * Answers already computed for the loaded weights, by op and input: one step's
@@ -26,10 +26,9 @@ function remember<T>(s: WorkerState, key: string, compute: () => T): T {
   return v;
 }
 
-/** RMS over every position and coordinate of a snapshot. */
-function rmsOf(glass: Glass, run: ModelRun, name: string): StreamRmsRow {
-  const t = run.snapshots[name];
-  if (t === undefined) throw new GlassError(`the run has no snapshot ${name}`);
+/** RMS over every position and coordinate of a snapshot of the model's last run (only that one is copied out: a whole run's copy costs more than the forward pass). */
+function rmsOf(glass: Glass, model: Model, name: string): StreamRmsRow {
+  const t = model.snapshot(name);
   return { name, rms: glass.scope(() => glass.tensor(t.data, { shape: t.shape, dtype: 'float64' }).square().mean().sqrt().item()) };
 }
 
@@ -49,10 +48,11 @@ export const streamRms = (s: WorkerState, { text }: StreamRmsInput): StreamRmsRe
 function computeStreamRms(s: WorkerState, text: string): StreamRmsResult {
   const { info } = needModel(s);
   if (info.norm !== 'pre') throw new GlassError('this lesson reads a pre-norm model');
-  const run = runModel(s, { text, eps: info.eps, dtype: 'float32' }, false);
-  const stream = streamNames(info).map((name) => rmsOf(s.glass, run, name));
-  const branchInputs = branchInputNames(info.blocks).map((name) => rmsOf(s.glass, run, name));
-  return { n: run.ids.length, stream, branchInputs, growth: growthOf(s.glass, stream), branchRange: rangeOf(s.glass, branchInputs) };
+  const { model } = needModel(s);
+  computeModel(s, { text, eps: info.eps, dtype: 'float32' }, false);
+  const stream = streamNames(info).map((name) => rmsOf(s.glass, model, name));
+  const branchInputs = branchInputNames(info.blocks).map((name) => rmsOf(s.glass, model, name));
+  return { n: model.snapshot('embed').shape[0], stream, branchInputs, growth: growthOf(s.glass, stream), branchRange: rangeOf(s.glass, branchInputs) };
 }
 
 export const trainedGammas = (s: WorkerState): GammaSummary[] => remember(s, 'gammas', () => computeTrainedGammas(s));
@@ -93,24 +93,9 @@ function computeInitGrowth(s: WorkerState, { text, seed }: InitGrowthInput): Ini
   const { model, info } = needModel(s);
   const glass = s.glass;
   const one = (initScale: 'depth' | 'flat'): InitGrowthRun => {
-    const fresh = Model.create(glass);
-    try {
-      fresh.loadWeights(model.freshWeightsLike(initScale, seed));
-      const run = fresh.run(text, { eps: info.eps, dtype: 'float32', backward: false });
-      const outs = Array.from({ length: info.blocks }, (_, i) => [`blocks.${i}.attn.wo.weight`, `blocks.${i}.ffn.w_down.weight`]).flat();
-      const outStd = glass.scope(() => {
-        const all = outs.map((n) => {
-          const p = fresh.param(n);
-          return glass.tensor(p.data, { shape: [p.data.length], dtype: 'float64' });
-        });
-        const cat = all.reduce((a, b) => glass.concat([a, b], 0));
-        return cat.sub(cat.mean()).square().mean().sqrt().item();
-      });
-      const stream = streamNames(info).map((name) => rmsOf(glass, run, name));
-      return { initScale, outStd, stream, growth: growthOf(glass, stream) };
-    } finally {
-      fresh.dispose();
-    }
+    // the core builds the model, runs it and sums in float64 without copying weights out (fast enough for a step's checks)
+    const { stream, outStd } = model.freshStream(initScale, seed, text);
+    return { initScale, outStd, stream, growth: growthOf(glass, stream) };
   };
   return {
     blocks: info.blocks,

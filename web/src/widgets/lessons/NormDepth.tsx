@@ -24,7 +24,7 @@ function label(name: string): string {
 
 function Bars({ rows, max, testId, kind = 'stream' }: { rows: StreamRmsRow[]; max: number; testId: string; kind?: 'stream' | 'branch' | 'flat' }) {
   return (
-    <ul class="bars" data-testid={testId}>
+    <ul class="bars nl-bars" data-testid={testId}>
       {rows.map((r) => (
         <li key={r.name} data-name={r.name}>
           <span class="bar-name" title={r.name}>

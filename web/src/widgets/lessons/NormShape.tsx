@@ -129,7 +129,7 @@ export function NormGeometry({ args }: { args: Record<string, string> }) {
     const clamp = (v: number) => Math.round(Math.max(-lim, Math.min(lim, v)) * 100) / 100;
     x.set([clamp(p.x), clamp(-p.y)]);
   };
-  const t = d === 2 ? 'drag the black point, or type x' : 'type x and γ';
+  const t = d === 2 ? 'Drag the black point, or type x' : 'Type x and γ';
   return (
     <div class="lesson-widget" data-testid={`widget-norm-geometry-${d}`}>
       <div class="widget-row">

@@ -131,6 +131,16 @@ function gammaColor(g: number): string {
   return t >= 0 ? `rgb(${mix(217)},${mix(130)},${mix(43)})` : `rgb(${mix(47)},${mix(95)},${mix(208)})`;
 }
 
+/** What to see in the table, read from its own values (the words follow the numbers, whichever weights are loaded). */
+function gammaNotice(gs: GammaSummary[]): string {
+  const still = gs.filter((g) => g.moved === 0).length;
+  const first = gs[0];
+  const last = gs[gs.length - 1];
+  const lean = (g: GammaSummary) => (g.damped > g.amplified ? 'mostly damps' : g.amplified > g.damped ? 'mostly amplifies' : 'amplifies as many coordinates as it damps');
+  const kept = still === 0 ? 'no norm kept its starting ones.' : `${still} of the ${gs.length} norms still have their starting ones.`;
+  return `${kept} Row 1 ${lean(first)} (mean gain ${fmt(first.mean, 3)}); the final norm ${lean(last)} (mean gain ${fmt(last.mean, 3)}). Within a row single coordinates stand out: row 1 gives coordinate ${first.argmax} a gain of ${fmt(first.max, 3)} and coordinate ${first.argmin} only ${fmt(first.min, 3)}.`;
+}
+
 export function TrainedGamma() {
   const answer = useLessonOp('trainedGammas', null, []);
   return (
@@ -195,6 +205,7 @@ export function TrainedGamma() {
                   ))}
                 </tbody>
               </table>
+              <ToNotice testId="gamma-notice-trained">{gammaNotice(gs)}</ToNotice>
             </>
           );
         }}

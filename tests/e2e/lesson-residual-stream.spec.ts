@@ -118,7 +118,7 @@ test('checks on your own prompt, answered from the numbers the widgets show', as
 
 test("the RMSNorm lesson's I + J_F on the real model: the gradient at the embedding by route, on your prompt", async ({ page }) => {
   test.setTimeout(120_000);
-  await openStep(page, 'rmsnorm', 6);
+  await openStep(page, 'rmsnorm', 7);
   // the toy is still there, behind its own prediction
   const toy = page.getByTestId('check-depth-compounds');
   await toy.getByLabel('no, it grows far beyond 1').check();
@@ -135,7 +135,7 @@ test("the RMSNorm lesson's I + J_F on the real model: the gradient at the embedd
   // the routes add up to the gradient, live (float32 rounding at most)
   expect(await page.getByTestId('gradient-ledger-sum').locator('.num').getAttribute('data-value').then(Number)).toBeLessThan(1e-6);
   // on the learner's own prompt: the ratio read off the widget is the check's answer
-  await typePrompt(page, 'gradient-ledger-prompt', OWN, 6);
+  await typePrompt(page, 'gradient-ledger-prompt', OWN, 7);
   await expect(table.locator('tbody tr')).toHaveCount(9);
   const ratio = (await valueOf(page, 'gradient-term-0')) / (await valueOf(page, 'gradient-ledger-norm'));
   await answer(page, 'grad-path-ratio', ratio.toPrecision(2));

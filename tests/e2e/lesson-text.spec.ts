@@ -70,12 +70,12 @@ test('the RMSNorm lesson: LayerNorm with its γ and β; the comparison says whic
   await expect(gamma).toContainText('their outputs have different norms');
   await page.getByTestId('gamma-input').fill('1, 1, 1, 1');
   await expect(gamma).toContainText('happen to get the same norm');
-  await openStep(page, 'rmsnorm', 6);
+  await openStep(page, 'rmsnorm', 7);
   const bars = page.getByTestId('grad-bars');
   await expect(bars.locator('li').last()).toContainText('final RMSNorm (not part of the stream)', { timeout: 20_000 });
   await expect(bars.locator('li').nth(1)).toContainText('block 0, after attention +');
   await expect(page.getByTestId('grad-bars-notice')).toContainText('the gradient reaching the embedding');
-  await openStep(page, 'rmsnorm', 7);
+  await openStep(page, 'rmsnorm', 8);
   await expect(page.getByTestId('widget-inspector-tour')).toContainText('with γ = 1 and ε = 0 every row would have RMS exactly 1, i.e. it would lie on the sphere of radius √128', { timeout: 20_000 });
   await expect(page.getByTestId('widget-inspector-tour')).not.toContainText('|γ|');
 });

@@ -16,7 +16,7 @@ async function numberAfter(page: Page, testId: string, label: string): Promise<n
 
 test('the RMSNorm experiment step: checks wait for the runs, then a learner answers one from the live values', async ({ page }) => {
   test.setTimeout(240_000);
-  await openStep(page, 'rmsnorm', 8);
+  await openStep(page, 'rmsnorm', 9);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Test it yourself: pre-norm and post-norm at depth');
   const widget = page.locator('[data-testid="widget-train-experiment"][data-experiment="prenorm"]');
   await expect(widget).toHaveAttribute('data-state', 'idle');
@@ -58,9 +58,9 @@ test('the RMSNorm experiment step: checks wait for the runs, then a learner answ
   await expect(map.locator('.sh-readout')).toContainText(/block 0, step \d+: gradient norm/);
 
   // the same runs are still there when the learner comes back to the step
-  await openStep(page, 'rmsnorm', 7);
   await openStep(page, 'rmsnorm', 8);
-  await page.goto('./?view=lessons&lesson=rmsnorm&step=8'); // a new page: the runs are gone, the checks wait again
+  await openStep(page, 'rmsnorm', 9);
+  await page.goto('./?view=lessons&lesson=rmsnorm&step=9'); // a new page: the runs are gone, the checks wait again
   await expect(page.getByTestId('check-exp-val-needs-run')).toBeVisible({ timeout: 20_000 });
 });
 

@@ -24,6 +24,82 @@ test('walk the whole lesson: every step renders, checks judge with the core, scr
   await expect(page.getByTestId('progress-rmsnorm')).toContainText(`${CHECKS} of ${CHECKS} checks right`);
 });
 
+test('walk the whole lesson at 390 px: every step fits the width, checks judge with the core, screenshots', async ({ page }) => {
+  test.setTimeout(420_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await walkLesson(page, 'rmsnorm', 'lesson-390', async (step) => {
+    // the page never scrolls sideways (wide tables and drawings scroll in their own boxes)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `step ${step}`).toBeLessThanOrEqual(390);
+  });
+});
+
+test('the story widgets: the stream grows on your prompt, two graphs counted, ε in float32, the sphere, the gradient, trained γ, the scaled init', async ({ page }) => {
+  test.setTimeout(120_000);
+  // step 1: the opening question, answered by the model on the learner's prompt
+  await openStep(page, 1);
+  await expect(gateOf(page, 'stream-grows')).toBeVisible();
+  await expect(page.getByTestId('widget-stream-rms')).toHaveCount(0);
+  await page.getByTestId('check-stream-grows').getByLabel('it grows more than 3 times').check();
+  await page.getByTestId('check-stream-grows').getByRole('button', { name: 'Check' }).click();
+  await expect(page.getByTestId('check-stream-grows-right')).toBeVisible();
+  const bars = page.getByTestId('stream-rms-bars');
+  await expect(bars.locator('li')).toHaveCount(9, { timeout: 20_000 });
+  await expect(bars.locator('li').first()).toContainText('embedding');
+  const last = async () => Number(await bars.locator('li').last().locator('.num').getAttribute('data-value'));
+  const first = async () => Number(await bars.locator('li').first().locator('.num').getAttribute('data-value'));
+  expect((await last()) / (await first())).toBeGreaterThan(3);
+  const before = await last();
+  await page.getByTestId('stream-rms-prompt').fill('The quick brown fox jumps over the lazy dog.');
+  await expect.poll(last).not.toBe(before);
+  await page.screenshot({ path: `${SHOTS}/lesson-story-stream.png`, fullPage: true });
+
+  // step 3: the two graphs, counted by the core
+  await openStep(page, 3);
+  await showHidden(page);
+  await expect(page.getByTestId('ops-rms-count')).toHaveText('6');
+  await expect(page.getByTestId('ops-layer-count')).toHaveText('9');
+  await expect(page.getByTestId('ops-layer')).toContainText('sub');
+  await page.getByTestId('ops-x').fill('1, 2, x');
+  await expect(page.getByTestId('widget-norm-op-counts').getByRole('alert')).toBeVisible();
+
+  // step 4: ε next to 12.5 and next to 50, in float64 and float32
+  await openStep(page, 4);
+  await showHidden(page);
+  await expect(page.getByTestId('epsd-survived-0')).toHaveText('1e-6');
+  await page.getByTestId('epsd-float32').check();
+  await expect(page.getByTestId('epsd-survived-0')).toHaveText('9.537e-7');
+  await expect(page.getByTestId('epsd-survived-1')).toHaveText('0');
+
+  // step 5: the circle, the ellipse, the globe, and the gradient at right angles
+  await openStep(page, 5);
+  await showHidden(page);
+  await expect(page.getByTestId('geo2-ones-norm')).toHaveText('1.41421');
+  await expect(page.getByTestId('geo2-sqrtd')).toHaveText('1.41421');
+  const svg = page.getByTestId('geo2-svg');
+  const box = (await svg.boundingBox())!;
+  await svg.click({ position: { x: box.width * 0.2, y: box.height * 0.7 } });
+  await expect(page.getByTestId('geo2-x')).not.toHaveValue('3, 4');
+  await expect(page.getByTestId('geo2-ones-norm')).toHaveText('1.41421');
+  await page.getByTestId('geo2-ones').click();
+  await expect(page.getByTestId('geo2-norm')).toHaveText('1.41421');
+  await expect(page.getByTestId('geo3-ones-norm')).toHaveText('1.73205');
+  await page.getByTestId('geo3-x').fill('0, 0, 0');
+  await expect(page.getByTestId('geo3-ones-norm')).toHaveText('NaN'); // 0 / 0 with ε = 0, said plainly; the drawing stays
+  await expect(page.getByTestId('ngrad-dot-1')).toHaveText(/^(-?\d(\.\d+)?e-1[5-7]|0)$/);
+  await expect(page.getByTestId('ngrad-norm-2')).toHaveText('0.028284');
+  await page.getByTestId('ngrad-eps-model').check();
+  await expect(page.getByTestId('ngrad-dot-1')).toHaveText(/e-7$/);
+  await page.screenshot({ path: `${SHOTS}/lesson-story-geometry.png`, fullPage: true });
+
+  // step 6: the trained γ and the fresh models
+  await openStep(page, 6);
+  await showHidden(page);
+  await expect(page.getByTestId('gamma-table').locator('tbody tr')).toHaveCount(9, { timeout: 20_000 });
+  await expect(page.getByTestId('init-factor')).toHaveText('0.3536', { timeout: 20_000 });
+  await expect(page.getByTestId('init-depth-bars').locator('li')).toHaveCount(9);
+  await expect(page.getByTestId('branch-rms-bars').locator('li')).toHaveCount(8);
+});
+
 test('walk the tensors and autograd lesson: steps, code cells, widgets answered by the core, checks, screenshots', async ({ page }) => {
   test.setTimeout(120_000);
   await walkLesson(page, 'tensors-autograd', 'lesson-tensors', async (step) => {
@@ -82,7 +158,7 @@ test('widgets respond: one row edited changes only that row; gradient path; gamm
   await expect(page.getByTestId('row-1')).toHaveAttribute('data-changed', 'no');
   expect([await page.getByTestId('row-1-y-0').getAttribute('data-value'), await page.getByTestId('row-2-y-0').getAttribute('data-value')]).toEqual(before);
 
-  await openStep(page, 6);
+  await openStep(page, 7);
   await showHidden(page);
   await page.getByTestId('path-map').selectOption('minus');
   await page.getByTestId('path-scale-slider').fill('1');
@@ -101,7 +177,7 @@ test('widgets respond: one row edited changes only that row; gradient path; gamm
   await page.getByTestId('gamma-input').fill('1, 1, 1, 1');
   await expect(n0).not.toHaveText(was!);
 
-  await openStep(page, 5);
+  await openStep(page, 6);
   await expect(page.getByTestId('count-norm-params')).toHaveText('1,152', { timeout: 20_000 });
   await expect(page.getByTestId('count-norms')).toHaveText('9');
 
@@ -112,20 +188,20 @@ test('widgets respond: one row edited changes only that row; gradient path; gamm
 });
 
 test('a deep link opens its step; keys and Back move between steps; a bad step is reported', async ({ page }) => {
-  await openStep(page, 6);
+  await openStep(page, 7);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('The gradient path');
   // the step has settled (its live values are in), and the focus is on the page, not in a field
   await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('k');
-  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '5');
-  await page.goBack();
   await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '6');
+  await page.goBack();
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '7');
   await page.goto('./?view=lessons&lesson=rmsnorm&step=77');
   await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '1');
   await expect(page.getByText('step="77"')).toBeVisible();
   // the tour links open the inspector with its selection in the address
-  await openStep(page, 7);
+  await openStep(page, 8);
   await page.getByTestId('tour-link').first().click();
   await expect(page).toHaveURL(/view=inspector.*compare=blocks\.1\.norm\.attn,blocks\.1\.resid\.attn|compare=blocks\.1\.norm\.attn%2Cblocks/);
 });
@@ -183,23 +259,23 @@ test('Back and Forward: one history entry per navigation, across views and steps
   await atStep(4);
 
   // a tour link to the inspector, then Back; the Lessons tab also returns to the step
-  await page.goto('./?view=lessons&lesson=rmsnorm&step=7');
-  await atStep(7);
+  await page.goto('./?view=lessons&lesson=rmsnorm&step=8');
+  await atStep(8);
   await page.getByTestId('tour-link').first().click();
   await current('Inspector');
   await page.goBack();
-  await atStep(7);
+  await atStep(8);
   await page.goForward();
   await current('Inspector');
   await tabs.getByRole('link', { name: 'Lessons', exact: true }).click();
-  await atStep(7);
+  await atStep(8);
   await page.goBack();
   await current('Inspector');
 });
 
 test('an endless loop in a code cell is stopped after 3 s in its own sandbox; the core worker is untouched and the next cell runs', async ({ page }) => {
   test.setTimeout(60_000);
-  await openStep(page, 5); // loads the model's weights into the worker
+  await openStep(page, 6); // loads the model's weights into the worker
   await expect(page.getByTestId('count-norm-params')).toHaveText('1,152', { timeout: 20_000 });
   await page.getByTestId('lesson').getByRole('link', { name: '2', exact: true }).click();
   await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '2');

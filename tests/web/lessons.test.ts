@@ -43,9 +43,9 @@ describe('lesson files', () => {
     expect(WIDGET_NAMES).toContain('row-norm');
     expect(WIDGET_NAMES.length).toBeGreaterThanOrEqual(21);
   });
-  it('the RMSNorm lesson has its 9 sections, each with a widget and at least two checks', () => {
+  it('the RMSNorm lesson has its 11 sections, each with a widget and at least two checks', () => {
     const l = lessons.find((x) => x.slug === 'rmsnorm')!;
-    expect(l.steps).toHaveLength(9);
+    expect(l.steps).toHaveLength(11);
     for (const s of l.steps) {
       expect(s.blocks.some((b) => b.kind === 'widget'), s.title).toBe(true);
       expect(s.blocks.filter((b) => b.kind === 'check').length, s.title).toBeGreaterThanOrEqual(2);
@@ -62,9 +62,12 @@ describe('lesson files', () => {
     // RMSNorm: 19 checks, then 5 more that probe misconceptions and ask for predictions
     // (one node or a chain; centring; unit variance; RMSNorm(2x) = RMSNorm(x) exactly; depth compounds),
     // and 3 on I + J_F measured on the real model (the gradient ledger on the learner's prompt),
-    // then 6 answered from the learner's own runs (pre-norm vs post-norm, the residual switch)
+    // then 6 answered from the learner's own runs (pre-norm vs post-norm, the residual switch);
+    // then the story (issue 15): the opening question on the learner's prompt (2), LayerNorm's op count
+    // and a centred input (2), ε in float32 (2), the sphere and the gradient at right angles (a new step, 5),
+    // the branch inputs, the trained γ and the scaled init (6), post-norm's stream (1), the recap (2)
     const rms = lessons.find((x) => x.slug === 'rmsnorm')!;
-    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([2, 3, 4, 4, 3, 7, 2, 6, 2]);
+    expect(rms.steps.map((s) => s.blocks.filter((b) => b.kind === 'check').length)).toEqual([4, 3, 6, 6, 5, 9, 7, 2, 7, 2, 2]);
   });
   it('a check answered from the learner’s runs never hides the experiment it needs (it could never be answered)', () => {
     let read = 0;

@@ -212,6 +212,19 @@ export class Glass extends GlassOps<Tensor> {
     return new RMSNorm(this.ctx, raw);
   }
 
+  /**
+   * The core's LayerNorm (nn::LayerNorm, the "layer" variant's norm) over x's last
+   * axis with a fresh gamma = 1 and beta = 0: x - mean, divided by sqrt(variance + eps),
+   * times gamma, plus beta. Recorded like any op chain, so traceGraph shows its steps.
+   */
+  layernorm(x: Tensor, options: { eps?: number } = {}): Tensor {
+    checkHandle('layernorm x', x);
+    checkOptions('layernorm options', options);
+    checkOptional('number', 'layernorm eps', options.eps);
+    const xr = x.raw;
+    return this.wrap(() => this.ctx.raw.layernormOf(xr, options.eps ?? 1e-6));
+  }
+
   // ---- testing ----
   /**
    * Executes a wasm trap (WebAssembly.RuntimeError "unreachable"), the way a

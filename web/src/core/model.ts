@@ -89,6 +89,12 @@ export interface ModelRun {
 
 export type { Prediction } from './types';
 
+/** A freshly initialised model's stream on a text (Model.freshStream). */
+export interface FreshStream {
+  stream: { name: string; rms: number }[];
+  outStd: number;
+}
+
 export interface RunOptions {
   eps?: number;
   dtype?: DTypeName;
@@ -154,6 +160,9 @@ interface RawModelModule {
   interpPattern(s: RawModelSession, block: number): NamedTensor;
   interpGradCheck(s: RawModelSession, target: string, index: number, delta32: number, delta64: number): GradientCheck;
   interpCheck(s: RawModelSession, interventions: string[]): string[];
+  // cpp/wasm/norm_lesson_bindings.cpp
+  freshWeightsLike(s: RawModelSession, initScale: string, seed: number): Uint8Array;
+  freshStream(s: RawModelSession, initScale: string, seed: number, text: string): FreshStream;
 }
 
 /** A run's text and options, by kind (args.ts): a missing text is refused, never run as "undefined". */
@@ -247,6 +256,27 @@ export class Model implements Disposable {
       const ids = Array.from(new TextEncoder().encode(text));
       return { loss, ids, snapshots, grads: haveGrads ? grads : null, paramGradNorms: haveGrads ? raw.paramGradNorms() : null };
     });
+  }
+  /**
+   * A model just initialised from `seed` (as the trainer does) with this model's
+   * configuration but the given init scale of the projections that write into the
+   * stream, as a safetensors file: load it into another Model to run it.
+   */
+  freshWeightsLike(initScale: 'depth' | 'flat', seed: number): Uint8Array {
+    checkArg('string', 'freshWeightsLike initScale', initScale);
+    checkArg('number', 'freshWeightsLike seed', seed);
+    return guarded(() => this.module.freshWeightsLike(this.raw, initScale, seed));
+  }
+  /**
+   * freshWeightsLike's model run forward on `text` inside the core: the residual
+   * stream's RMS by depth (embed, then after each residual addition) and the std
+   * of the projections that write into the stream.
+   */
+  freshStream(initScale: 'depth' | 'flat', seed: number, text: string): FreshStream {
+    checkArg('string', 'freshStream initScale', initScale);
+    checkArg('number', 'freshStream seed', seed);
+    checkArg('string', 'freshStream text', text);
+    return guarded(() => this.module.freshStream(this.raw, initScale, seed, text));
   }
   /** Checks interventions against this model without running: their text forms, or a GlassError listing what exists. */
   checkInterventions(interventions: readonly unknown[]): string[] {

@@ -87,6 +87,8 @@ export interface RawModule extends RawOps<RawTensor> {
   uniform(shape: Numbers, low: number, high: number, gen: RawGenerator, dtype: string): T;
 
   traceGraph(root: T): RawGraphNode[];
+  /** cpp/wasm/layernorm_bindings.cpp: a fresh nn::LayerNorm (gamma 1, beta 0) of x's last axis, applied to x. */
+  layernormOf(x: T, eps: number): T;
 
   /** Testing only: executes a wasm `unreachable` (a RuntimeError trap); the module is dead afterwards. */
   debugTrap(): void;

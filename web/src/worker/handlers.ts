@@ -14,6 +14,8 @@ import { codeHandlers } from './lessonOps/code';
 import { lossHandlers } from './lessonOps/loss';
 import { residualHandlers } from './lessonOps/residual';
 import { rmsnormHandlers } from './lessonOps/rmsnorm';
+import { rmsnormModelHandlers } from './lessonOps/rmsnormModel';
+import { rmsnormShapeHandlers } from './lessonOps/rmsnormShape';
 import { swigluHandlers } from './lessonOps/swiglu';
 import { tourHandlers } from './lessonOps/tour';
 import type { WorkerState } from './state';
@@ -26,6 +28,8 @@ export const handlerGroups = {
   interp: interpHandlers,
   code: codeHandlers,
   rmsnorm: rmsnormHandlers,
+  rmsnormShape: rmsnormShapeHandlers,
+  rmsnormModel: rmsnormModelHandlers,
   autograd: autogradHandlers,
   attention: attentionHandlers,
   swiglu: swigluHandlers,

@@ -7,7 +7,8 @@
 // norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
 // (singular values), model (the shipped weights, whatever the inspector shows: info(), run(text),
 // gradNorms(text), param(name) as a Tensor, paramGrad(name), and the
-// residual-stream tools ledger(text), lens(text), heads(text), ablations(text))
+// residual-stream tools ledger(text), lens(text), heads(text), ablations(text),
+// and the RMSNorm lesson's streamRms(text), gammas(), initGrowth(text))
 // and prompt (the learner's own prompt, for checks asked "on your prompt"); the
 // lesson's own expressions also see runs (the learner's finished experiment runs).
 import { Tensor } from '../../core';
@@ -19,6 +20,7 @@ import { DEFAULT_PROMPT } from '../../protocol/lessons/residual';
 import { residualAblations, residualHeads, residualLedger, residualLens } from './residual';
 import { modelGrads, singularValues } from './rmsnorm';
 import { tourModel } from './tour';
+import { initGrowth, streamRms, trainedGammas } from './rmsnormModel';
 
 /** Turns what an expression returned into plain data (tensors become nested arrays). */
 function plain(v: unknown): Plain {
@@ -106,6 +108,10 @@ function modelApi(s: WorkerState) {
     ablations: (text: string) => residualAblations(s, { text }),
     /** The whole model on a text, stage by stage, with the parameters each stage holds (the tour lesson). */
     tour: (text: string) => tourModel(s, { text }),
+    /** The RMSNorm lesson: the stream's RMS by depth on a text, the nine trained γ, the stream of fresh models with and without the depth-scaled init. */
+    streamRms: (text: string) => streamRms(s, { text }),
+    gammas: () => trainedGammas(s),
+    initGrowth: (text: string, seed = 1) => initGrowth(s, { text, seed }),
   };
 }
 

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { consoleModel } from '../../web/src/app/consoleApi';
 import { lessonChecks, parseLesson, stepExpressions } from '../../web/src/lessons/parse';
 import { DEFAULT_PROMPT } from '../../web/src/protocol/lessons/residual';
 import { handlers } from '../../web/src/worker/handlers';
@@ -204,6 +205,16 @@ describe('refusals, in words', () => {
     const { model } = needModel(w);
     expect(() => model.generate([1], 3, { topK: 300 })).toThrow(/top-k must be from 0 to 256/);
     expect(() => model.generate('a' as unknown as number[], 3)).toThrow(/model.generate bytes/);
+  });
+});
+
+describe('glass.model.generate and nextByte in the console', () => {
+  it('refuse a wrong kind before anything is asked of the worker', async () => {
+    await expect(consoleModel.generate(undefined as never)).rejects.toThrow('glass.model.generate prompt: expected a string, got undefined');
+    await expect(consoleModel.generate('ab', { topK: 2.5 })).rejects.toThrow(/glass.model.generate topK: expected a whole number/);
+    await expect(consoleModel.generate('ab', { length: '9' as never })).rejects.toThrow(/glass.model.generate length: expected a whole number/);
+    await expect(consoleModel.nextByte('ab', { temperature: '1' as never })).rejects.toThrow(/glass.model.nextByte temperature: expected a number/);
+    await expect(consoleModel.nextByte('ab', 3 as never)).rejects.toThrow(/glass.model.nextByte options/);
   });
 });
 

@@ -23,7 +23,7 @@ function notice(r: NextByteResult): string {
   const lead = r.top[0];
   const kept = r.possible === 256 ? 'every one of the 256 bytes can be drawn' : `only ${r.possible} of the 256 bytes can be drawn`;
   if (r.temperature === 0) return `greedy takes “${r.greedy.label}”, the largest score, every time: nothing is drawn, so the seed changes nothing.`;
-  return `at ${settingsText(r)} ${kept}; “${lead.label}” holds ${percent(lead.prob)} (the model's own: ${percent(lead.probAtOne)}), and the uncertainty is ${fmt(r.bits, 3)} bits against the model's own ${fmt(r.bitsAtOne, 3)}. The order of the rows never changes.`;
+  return `at ${settingsText(r)}: ${kept}; “${lead.label}” holds ${percent(lead.prob)} (the model's own: ${percent(lead.probAtOne)}), and the uncertainty is ${fmt(r.bits, 3)} bits against the model's own ${fmt(r.bitsAtOne, 3)}. The order of the rows never changes.`;
 }
 
 export function NextByte({ args }: WidgetProps) {

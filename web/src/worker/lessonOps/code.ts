@@ -8,7 +8,7 @@
 // (singular values), model (the loaded weights: info(), run(text),
 // gradNorms(text), param(name) as a Tensor, paramGrad(name), the
 // residual-stream tools ledger(text), lens(text), heads(text), ablations(text),
-// and sampling: nextByte(text, settings), generate(text, settings), compareSamples(text))
+// and sampling: nextByte(text, settings), generate(text, settings), loss(text), compareSamples(text))
 // and prompt (the learner's own prompt, for checks asked "on your prompt"); the
 // lesson's own expressions also see runs (the learner's finished experiment runs).
 import { Tensor } from '../../core';
@@ -18,7 +18,7 @@ import { formatArray, formatPlain, formatScalar, isMarkedFloat, markFloat, type 
 import { needModel, runModel, type WorkerState } from '../state';
 import type { CompareInput, SampleSettingsInput } from '../../protocol/lessons/generation';
 import { DEFAULT_PROMPT } from '../../protocol/lessons/residual';
-import { generationCompare, generationNext, generationSample } from './generation';
+import { generationCompare, generationLoss, generationNext, generationSample } from './generation';
 import { residualAblations, residualHeads, residualLedger, residualLens } from './residual';
 import { modelGrads, singularValues } from './rmsnorm';
 
@@ -113,6 +113,8 @@ function modelApi(s: WorkerState) {
     /** `length` bytes sampled after a text (or bytes): the core's seeded sampler. */
     generate: (text: string | number[], o: SampleSettingsInput & { length?: number; run?: number } = {}) =>
       generationSample(s, { ...textOrBytes(text), ...o, length: o.length ?? 80 }),
+    /** The mean next-byte loss over a text (or bytes), of the trained model or a fresh one ({ initSeed }). */
+    loss: (text: string | number[], o: { initSeed?: number } = {}) => generationLoss(s, { ...textOrBytes(text), ...o }),
     /** The trained model beside a freshly initialised one: loss on the text and a sample of each. */
     compareSamples: (text: string, o: Omit<CompareInput, 'text'> = { length: 80 }) => generationCompare(s, { ...o, text }),
   };

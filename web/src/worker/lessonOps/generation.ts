@@ -92,7 +92,8 @@ function entropyBits(s: WorkerState, probs: ArrayLike<number>): number {
   const kept = Array.from(probs).filter((p) => p > 0);
   return glass.scope(() => {
     const p = glass.tensor(kept, { dtype: 'float64' });
-    return p.mul(p.log()).sum().neg().div(glass.scalar(2, 'float64').log()).item();
+    // + 0: one certain byte gives −0 bits, which is 0
+    return p.mul(p.log()).sum().neg().div(glass.scalar(2, 'float64').log()).item() + 0;
   });
 }
 
@@ -200,6 +201,19 @@ export function generationSample(s: WorkerState, input: SampleInput): SampleResu
   });
 }
 
+/** The mean next-byte loss over a text or bytes (2 up to the context), of the trained model or a fresh one. */
+export function generationLoss(s: WorkerState, input: GenerationTextInput & { initSeed?: number }): number {
+  const bytes = bytesOf(input);
+  const st = settingsOf({ initSeed: input.initSeed });
+  const { info } = needModel(s);
+  if (bytes.length < 2) throw new GlassError('a loss needs at least two bytes: with one there is no next byte to predict');
+  if (bytes.length > info.context) throw new GlassError(`the text is ${bytes.length} bytes; the model reads at most ${info.context} (its context)`);
+  return cached(s, keyOf('loss', bytes, st), () => {
+    s.held = null;
+    return needModel(s).model.generationLoss(bytes, { initSeed: st.initSeed < 0 ? undefined : st.initSeed, eps: info.eps });
+  });
+}
+
 const PLAIN = /[A-Za-z0-9 ,.;:'!?()\n-]/;
 
 export function generationCompare(s: WorkerState, input: CompareInput): CompareResult {
@@ -209,13 +223,9 @@ export function generationCompare(s: WorkerState, input: CompareInput): CompareR
   if (bytes.length < 2) throw new GlassError('type a prompt of at least two bytes: with one there is no next byte to predict, so no loss');
   if (bytes.length > info.context) throw new GlassError(`the prompt is ${bytes.length} bytes; the model reads at most ${info.context} (its context)`);
   const one = (fresh: boolean): ModelSample => {
-    const st = settingsOf({ temperature, seed, initSeed: fresh ? initSeed : undefined });
     const sample = generationSample(s, { text, length, temperature, seed, initSeed: fresh ? initSeed : undefined });
     const step = generationNext(s, { text, temperature: 1, seed, initSeed: fresh ? initSeed : undefined });
-    const loss = cached(s, keyOf('loss', bytes, st), () => {
-      s.held = null;
-      return needModel(s).model.generationLoss(bytes, { initSeed: fresh ? initSeed : undefined, eps: info.eps });
-    });
+    const loss = generationLoss(s, { bytes, initSeed: fresh ? initSeed : undefined });
     const chars = [...sample.sampleText];
     return {
       loss,

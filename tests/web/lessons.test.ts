@@ -160,7 +160,7 @@ describe('lessons against the real core', () => {
         for (const [expr, value] of values) expressions.push({ where, expr, value });
         for (const b of s.blocks) if (b.kind === 'check') answered.push({ where, check: b.check, value: values.get(b.check.answer)! });
       }
-  });
+  }, 300_000); // every lesson's expressions, the generation lesson's samples included (hundreds of runs of the model)
 
   it('every check has a computed answer, and the right answer is accepted, a wrong one refused', () => {
     expect(answered.length).toBe(lessons.reduce((n, l) => n + lessonChecks(l).length, 0));

@@ -15,7 +15,7 @@ constexpr const char* kUsage = R"(usage: glassllm <command> [flags]
 commands:
   info      --weights W
   inspect   --weights W --text T [--eps E] [--dtype f32|f64] [--json OUT]
-  generate  --weights W --prompt P [--tokens N] [--temperature T] [--seed S]
+  generate  --weights W --prompt P [--tokens N] [--temperature T] [--top-k K] [--seed S]
   train     --text FILE --out W [--steps N] [--batch B] [--lr LR] [--seed S] [--resume W.ckpt]
             [--warmup N] [--eval-every N] [--clip C] [--log-json LOG] [model flags]
   init      --out W [--seed S] [model flags]

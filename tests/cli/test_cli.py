@@ -233,6 +233,25 @@ def main():
         r_a, o_a, _ = run(g0 + ["--seed", "1"])
         r_b, o_b, _ = run(g0 + ["--seed", "2"])
         ok("generate --temperature 0 is greedy (seed does not matter)", r_a == 0 and o_a == o_b, f"{o_a!r} {o_b!r}")
+        # --top-k: 1 is greedy at any temperature; 0 and 256 keep every byte (the default); seeded like the rest
+        g1 = ["generate", "--weights", W, "--prompt", "In the", "--tokens", "16"]
+        r_g, o_g, e_g = run(g1 + ["--temperature", "0"])
+        r_k, o_k, e_k = run(g1 + ["--temperature", "1.5", "--top-k", "1", "--seed", "3"])
+        ok("generate --top-k 1 is greedy, whatever the temperature and seed", r_g == 0 and r_k == 0 and o_g == o_k,
+           show(r_k, o_k, e_k))
+        base = g1 + ["--temperature", "1.0", "--seed", "7"]
+        outs = [run(base + extra)[1] for extra in ([], ["--top-k", "0"], ["--top-k", "256"])]
+        ok("generate --top-k 0 and 256 keep every byte (the same bytes as without the flag)", outs[0] == outs[1] == outs[2],
+           repr(outs))
+        k5 = [run(base + ["--top-k", "5"]) for _ in range(2)]
+        ok("generate --top-k 5: exits 0, the same seed gives the same bytes",
+           k5[0][0] == 0 and k5[0][1] == k5[1][1] and len(k5[0][1]) == 6 + 16 + 1, show(*k5[0]))
+        # one step from one prompt over 40 seeds: top-k 2 draws at most 2 bytes there; every byte kept at T 100, many
+        one = ["generate", "--weights", W, "--prompt", "In the", "--tokens", "1", "--temperature", "100"]
+        k2 = {run(one + ["--top-k", "2", "--seed", str(s)])[1] for s in range(40)}
+        every = {run(one + ["--seed", str(s)])[1] for s in range(40)}
+        ok("generate --top-k 2 draws only 2 bytes at a step; every byte kept draws many", len(k2) == 2 and len(every) > 20,
+           f"{sorted(k2)} vs {len(every)}")
 
         # ------------------------------------------------------------ train
         print("train")
@@ -469,6 +488,8 @@ def main():
             expect_fail(f"generate --temperature {t}", gen + ["--temperature", t], 2, "--temperature")
         expect_fail("generate --tokens 0", gen + ["--tokens", "0"], 2, "--tokens")
         expect_fail("generate --seed -1", gen + ["--seed", "-1"], 2, "--seed")
+        for k in ["-1", "257", "1.5", "many", ""]:
+            expect_fail(f"generate --top-k {k!r}", gen + ["--top-k", k], 2, "--top-k")
         expect_fail("generate --prompt ''", ["generate", "--weights", W, "--prompt", ""], 2, "--prompt")
         expect_fail("inspect --eps -1", ["inspect", "--weights", W, "--text", "ab", "--eps", "-1"], 2, "--eps")
         expect_fail("inspect --text of 1 byte", ["inspect", "--weights", W, "--text", "a"], 2, "--text", "2 bytes")

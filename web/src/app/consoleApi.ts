@@ -18,9 +18,10 @@
 import type { Glass } from '../core/glass';
 import type { GradientCheck, Intervention, InterventionReport, ResidualLedger } from '../core/interp';
 import type { ModelInfo, ModelRun } from '../core/model';
-import { checkArg, checkOptional } from '../core/args';
+import { checkArg, checkOptional, checkOptions } from '../core/args';
 import { checkRun } from '../core/model';
 import type { HeadsResult, LensResult } from '../protocol/interp';
+import type { NextByteResult, SampleResult } from '../protocol/lessons/generation';
 import type { Kind, RequestOf, ResponseOf } from '../protocol/api';
 import type { DTypeName } from '../core/types';
 import { CONTEXT_BYTES, DEFAULT_MODEL_EPS } from './inspectorSettings';
@@ -56,6 +57,14 @@ export interface ConsoleModel {
     index: number,
     options?: RunOptions & { delta?: { float32?: number; float64?: number } },
   ): Promise<GradientCheck>;
+  /**
+   * `length` bytes (default 80, at most 400) sampled after `prompt` by the core's seeded sampler (the one
+   * `glassllm generate` runs): temperature 0 is greedy; topK keeps the k likeliest bytes (0: all).
+   * -> { text, sampleText, sample: [{ byte, label }], ... }; the same settings and seed give the same bytes.
+   */
+  generate(prompt: string, options?: ConsoleSampleOptions & { length?: number }): Promise<SampleResult>;
+  /** One sampling step after `prompt`: the 256 probabilities drawn from (after temperature and top-k), the draw u and the byte. */
+  nextByte(prompt: string, options?: ConsoleSampleOptions): Promise<NextByteResult>;
   /** Configuration and parameter counts of the loaded weights. */
   info(): Promise<ModelInfo>;
   /**
@@ -64,6 +73,23 @@ export interface ConsoleModel {
    * is called between them and `signal` (an AbortSignal) cancels it between them.
    */
   bench(text: string, options?: BenchOptions): Promise<number[]>;
+}
+
+export interface ConsoleSampleOptions {
+  temperature?: number;
+  topK?: number;
+  seed?: number;
+}
+
+/** The sampling settings' kinds, checked before any request (their ranges are the worker's to check). */
+function sampling(op: string, prompt: unknown, o: (ConsoleSampleOptions & { length?: number }) | undefined) {
+  checkArg('string', `glass.model.${op} prompt`, prompt);
+  checkOptions(`glass.model.${op} options`, o);
+  checkOptional('number', `glass.model.${op} temperature`, o?.temperature);
+  checkOptional('int64', `glass.model.${op} topK`, o?.topK);
+  checkOptional('int64', `glass.model.${op} seed`, o?.seed);
+  checkOptional('int64', `glass.model.${op} length`, o?.length);
+  return { text: prompt as string, temperature: o?.temperature ?? 1, topK: o?.topK ?? 0, seed: o?.seed ?? 1 };
 }
 
 export interface BenchOptions {
@@ -167,6 +193,13 @@ export const consoleModel: ConsoleModel = {
     }
     return times;
   },
+  async generate(prompt, options = {}) {
+    const run = sampling('generate', prompt, options);
+    return ask('generationSample', { ...run, length: options.length ?? 80 });
+  },
+  async nextByte(prompt, options = {}) {
+    return ask('generationNext', sampling('nextByte', prompt, options));
+  },
   async info() {
     if (!(await ensureWeights())) throw new ConsoleError('the weights are not loaded');
     const w = weights.peek();
@@ -197,6 +230,9 @@ const HELP = `GlassLLM console API (see README "The console API"):
       { ablateHead: { block: 1, head: 2 } }, { eps: { norm: 'blocks.3.norm_ffn', value: 1e-2 } },
       { identityNorm: 'norm_final' }, { unitGamma: 'blocks.0.norm_attn' }] })   -> .intervention: before/after, changes
   await glass.model.lens(text), glass.model.ledger(text), glass.model.heads(text)
+  await glass.model.generate('And God said, ', { length: 80, temperature: 0.8, topK: 0, seed: 1 })   -> { text, sampleText, ... }
+                                                         seeded: the same settings give the same bytes; temperature 0 is greedy
+  await glass.model.nextByte('And God said, ', { temperature: 1, topK: 5, seed: 1 })   -> { probs, top, u, chosen, bits }
   await glass.model.intervene(text, [{ ablateHead: { block: 1, head: 2 } }])
   await glass.model.gradCheck(text, 'blocks.0.resid.attn', 5, { delta: { float32: 1e-3, float64: 1e-6 } })`;
 

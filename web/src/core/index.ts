@@ -25,5 +25,17 @@ export type {
   ResidualLedger,
   SnapshotChange,
 } from './interp';
-export type { AttentionParts, ModelInfo, ModelRun, NamedTensor, ParamGroup, Prediction, RunOptions, SwigluParts, TensorPick } from './model';
+export type {
+  AttentionParts,
+  GenerationStep,
+  ModelInfo,
+  ModelRun,
+  NamedTensor,
+  ParamGroup,
+  Prediction,
+  RunOptions,
+  SampleSettings,
+  SwigluParts,
+  TensorPick,
+} from './model';
 export type { BackwardOptions, DTypeName, Disposable, NestedNumbers, TensorData } from './types';

@@ -163,6 +163,44 @@ interface RawModelModule {
   // cpp/wasm/norm_lesson_bindings.cpp
   freshWeightsLike(s: RawModelSession, initScale: string, seed: number): Uint8Array;
   freshStream(s: RawModelSession, initScale: string, seed: number, text: string): FreshStream;
+  // cpp/wasm/generation_bindings.cpp: texts as byte arrays; initSeed < 0 is the loaded weights
+  generateStep(s: RawModelSession, ids: number[], temperature: number, topK: number, seed: number, initSeed: number): GenerationStep;
+  generateSample(s: RawModelSession, ids: number[], length: number, temperature: number, topK: number, seed: number, initSeed: number): number[];
+  generateLoss(s: RawModelSession, ids: number[], initSeed: number): number;
+}
+
+/**
+ * How a byte is chosen (glass/train/sample.h): softmax(logits / temperature)
+ * over the topK likeliest bytes (0 or 256: all), one draw from a generator
+ * seeded with `seed`. Temperature 0 is greedy: the largest logit, the lowest
+ * byte on a tie, nothing drawn. `initSeed` samples from a freshly initialised
+ * model of the same config instead of the loaded weights.
+ */
+export interface SampleSettings {
+  temperature?: number;
+  topK?: number;
+  seed?: number;
+  initSeed?: number;
+}
+
+/** One step of sampling, everything it used. */
+export interface GenerationStep {
+  /** The model's score for each of the 256 next bytes. */
+  logits: Float64Array;
+  /** The distribution the byte was drawn from (after temperature and top-k): 0 outside the top k. */
+  probs: Float64Array;
+  /** The uniform draw in [0, 1) that picked the byte along the cumulative probabilities; null when greedy. */
+  u: number | null;
+  byte: number;
+}
+
+function checkSample(op: string, bytes: unknown, o: SampleSettings | undefined): void {
+  checkArg('ids', `${op} bytes`, bytes);
+  checkOptions(`${op} options`, o);
+  checkOptional('number', `${op} temperature`, o?.temperature);
+  checkOptional('int64', `${op} topK`, o?.topK);
+  checkOptional('int64', `${op} seed`, o?.seed);
+  checkOptional('int64', `${op} initSeed`, o?.initSeed);
 }
 
 /** A run's text and options, by kind (args.ts): a missing text is refused, never run as "undefined". */
@@ -343,6 +381,43 @@ export class Model implements Disposable {
   /** The k most likely next bytes after the last run, with probabilities. */
   topNext(k = 5): Prediction[] {
     return guarded(() => this.raw.topNext(k));
+  }
+
+  /**
+   * One sampling step after `bytes` (the last `context` of them): the logits, the distribution
+   * drawn from and the byte. Runs in float32 at eps (the weights' own, from the caller); keeps no run.
+   */
+  generateStep(bytes: readonly number[], o: SampleSettings & { eps?: number } = {}): GenerationStep {
+    checkSample('model.generateStep', bytes, o);
+    const raw = this.raw;
+    return guarded(() => {
+      this.forSampling(o.eps);
+      return this.module.generateStep(raw, [...bytes], o.temperature ?? 1, o.topK ?? 0, o.seed ?? 0, o.initSeed ?? -1);
+    });
+  }
+  /** `length` new bytes after `bytes`, sampled one at a time (the same bytes for the same settings and seed). */
+  generate(bytes: readonly number[], length: number, o: SampleSettings & { eps?: number } = {}): number[] {
+    checkSample('model.generate', bytes, o);
+    checkArg('int64', 'model.generate length', length);
+    const raw = this.raw;
+    return guarded(() => {
+      this.forSampling(o.eps);
+      return this.module.generateSample(raw, [...bytes], length, o.temperature ?? 1, o.topK ?? 0, o.seed ?? 0, o.initSeed ?? -1);
+    });
+  }
+  /** The mean next-byte loss over `bytes` (2 up to the context), of the loaded weights or a fresh model (initSeed). */
+  generationLoss(bytes: readonly number[], o: { initSeed?: number; eps?: number } = {}): number {
+    checkSample('model.generationLoss', bytes, o);
+    const raw = this.raw;
+    return guarded(() => {
+      this.forSampling(o.eps);
+      return this.module.generateLoss(raw, [...bytes], o.initSeed ?? -1);
+    });
+  }
+  /** Samples come from the float32 model (what `glassllm generate` runs), at the given eps. */
+  private forSampling(eps: number | undefined): void {
+    this.raw.setDtype('float32');
+    if (eps !== undefined) this.raw.setEps(eps);
   }
 
   /** Block i's attention on its input in the last run, every intermediate: the forward pass's own function. */

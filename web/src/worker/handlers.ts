@@ -11,6 +11,7 @@ import { attentionHandlers } from './lessonOps/attention';
 import { autogradHandlers } from './lessonOps/autograd';
 import { bytesHandlers } from './lessonOps/bytes';
 import { codeHandlers } from './lessonOps/code';
+import { generationHandlers } from './lessonOps/generation';
 import { lossHandlers } from './lessonOps/loss';
 import { residualHandlers } from './lessonOps/residual';
 import { rmsnormHandlers } from './lessonOps/rmsnorm';
@@ -37,6 +38,7 @@ export const handlerGroups = {
   loss: lossHandlers,
   residual: residualHandlers,
   tour: tourHandlers,
+  generation: generationHandlers,
   debug: {
     /** Testing only: the core traps (a wasm RuntimeError), so the worker dies and is restarted. */
     debugTrap: (s: WorkerState, _: null): never => s.glass.debugTrap(),

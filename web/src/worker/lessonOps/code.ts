@@ -6,9 +6,10 @@
 // Code cells and expressions see: glass (the facade), print(...), round(t, k),
 // norm(x, opts) / layernorm(x, opts) (nested arrays in and out), sv(matrix)
 // (singular values), model (the shipped weights, whatever the inspector shows: info(), run(text),
-// gradNorms(text), param(name) as a Tensor, paramGrad(name), and the
+// gradNorms(text), param(name) as a Tensor, paramGrad(name), the
 // residual-stream tools ledger(text), lens(text), heads(text), ablations(text),
-// and the RMSNorm lesson's streamRms(text), gammas(), initGrowth(text))
+// the RMSNorm lesson's streamRms(text), gammas(), initGrowth(text), and
+// sampling: nextByte(text, settings), generate(text, settings), loss(text), compareSamples(text))
 // and prompt (the learner's own prompt, for checks asked "on your prompt"); the
 // lesson's own expressions also see runs (the learner's finished experiment runs).
 import { Tensor } from '../../core';
@@ -16,7 +17,9 @@ import { errorData, type Plain, type ValueOutcome } from '../../protocol/base';
 import type { CodeResult, EvalInput } from '../../protocol/lessons/code';
 import { formatArray, formatPlain, formatScalar, isMarkedFloat, markFloat, type Nested } from '../../common/numpyFormat';
 import { needModel, runModel, type WorkerState } from '../state';
+import type { CompareInput, SampleSettingsInput } from '../../protocol/lessons/generation';
 import { DEFAULT_PROMPT } from '../../protocol/lessons/residual';
+import { generationCompare, generationLoss, generationNext, generationSample } from './generation';
 import { residualAblations, residualHeads, residualLedger, residualLens } from './residual';
 import { modelGrads, singularValues } from './rmsnorm';
 import { tourModel } from './tour';
@@ -49,6 +52,8 @@ interface NormOptions {
   gamma?: number[];
   dtype?: 'float32' | 'float64';
 }
+
+const textOrBytes = (t: string | number[]) => (Array.isArray(t) ? { bytes: t } : { text: t });
 
 /** What code cells and expressions can use. */
 function environment(s: WorkerState, print: (...xs: unknown[]) => void, prompt = DEFAULT_PROMPT): Record<string, unknown> {
@@ -112,6 +117,15 @@ function modelApi(s: WorkerState) {
     streamRms: (text: string) => streamRms(s, { text }),
     gammas: () => trainedGammas(s),
     initGrowth: (text: string, seed = 1) => initGrowth(s, { text, seed }),
+    /** One sampling step after a text (or bytes): the distribution drawn from and the byte chosen. */
+    nextByte: (text: string | number[], o: SampleSettingsInput = {}) => generationNext(s, { ...textOrBytes(text), ...o }),
+    /** `length` bytes sampled after a text (or bytes): the core's seeded sampler. */
+    generate: (text: string | number[], o: SampleSettingsInput & { length?: number; run?: number } = {}) =>
+      generationSample(s, { ...textOrBytes(text), ...o, length: o.length ?? 80 }),
+    /** The mean next-byte loss over a text (or bytes), of the trained model or a fresh one ({ initSeed }). */
+    loss: (text: string | number[], o: { initSeed?: number } = {}) => generationLoss(s, { ...textOrBytes(text), ...o }),
+    /** The trained model beside a freshly initialised one: loss on the text and a sample of each. */
+    compareSamples: (text: string, o: Omit<CompareInput, 'text'> = { length: 80 }) => generationCompare(s, { ...o, text }),
   };
 }
 

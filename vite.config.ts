@@ -60,19 +60,22 @@ export default defineConfig({
     preact(),
     cspMetaTag(),
     securityHeaders(),
-    // A service worker that precaches the whole site on the first visit: the app,
-    // both builds of the core, every lesson chunk, KaTeX's fonts and the shipped
-    // weights, so the site then works offline, lessons included. A new deployment
-    // waits until the learner accepts the update notice (app/UpdateNotice.tsx).
+    // A service worker (web/src/sw.ts) that precaches the whole site on the first
+    // visit: the app, every build of the core, every lesson chunk, KaTeX's fonts and
+    // the shipped weights, so the site then works offline, lessons included. A new
+    // deployment waits until the learner accepts the update notice
+    // (app/UpdateNotice.tsx). It adds the cross-origin isolation headers to what it
+    // serves, so a host that cannot send them still gets the threaded core.
     VitePWA({
       registerType: 'prompt',
       injectRegister: false, // main.tsx registers it (no inline script)
       manifest: false,
-      workbox: {
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectManifest: {
         globPatterns: ['**/*.{html,js,css,wasm,svg,woff2,safetensors,txt}'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024, // the weights are 3.7 MB
-        cleanupOutdatedCaches: true,
-        navigateFallback: 'index.html',
       },
     }),
   ],

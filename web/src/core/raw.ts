@@ -88,6 +88,11 @@ export interface RawModule extends RawOps<RawTensor> {
 
   traceGraph(root: T): RawGraphNode[];
 
+  /** The kernels' threads (cpp/glass/tensor/thread_pool.h): 1 and only 1 in the build without threads. */
+  setThreads(n: number): void;
+  threads(): number;
+  maxThreads(): number;
+
   /** Testing only: executes a wasm `unreachable` (a RuntimeError trap); the module is dead afterwards. */
   debugTrap(): void;
 }

@@ -84,6 +84,10 @@ export default defineConfig({
     outDir: '../dist',
     emptyOutDir: true,
     target: 'es2022',
+    // The threaded core's thread script (core/threadedBuild.ts) stays a file of the site:
+    // inlined as a data: URL, its worker would have no origin, so the page's policy
+    // (worker-src 'self') and cross-origin isolation would both refuse it.
+    assetsInlineLimit: (file: string) => (file.endsWith('.worker.js') ? false : undefined),
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },

@@ -31,7 +31,7 @@ test('without the headers the page runs the single-threaded core and says why', 
     }
   });
   expect(refused).toBe(
-    'setThreads: the thread count must be a whole number from 1 to 1 (this is the single-threaded build of the core (the page is not cross-origin isolated, so it cannot share memory with workers)), got 2',
+    'setThreads: the thread count must be a whole number from 1 to 1; this is the single-threaded build of the core: the page is not cross-origin isolated, so it cannot share memory with workers; got the number 2',
   );
 });
 

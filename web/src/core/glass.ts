@@ -12,7 +12,7 @@
 // created outside a scope must be disposed by the caller.
 import type { GlassCoreOptions } from './wasm/glass_core.js';
 import { bestBuild, type WasmBuild } from './wasmBuild';
-import { hardwareThreads, loadThreadedCore, threadsPayOff } from './threadedBuild';
+import { canShareMemory, hardwareThreads, loadThreadedCore, threadsPayOff } from './threadedBuild';
 import { checkArg, checkArgs, checkHandle, checkOptional, checkOptions, describeValue } from './args';
 import type { Context } from './context';
 import { TrackedHandle } from './handle';
@@ -241,8 +241,10 @@ export class Glass extends GlassOps<Tensor> {
     if (!Number.isInteger(n) || n < 1 || n > max) {
       const why = this.threaded
         ? `this core started ${max - 1} Web Worker${max === 2 ? '' : 's'} beside its own thread`
-        : 'this is the single-threaded build of the core (the page is not cross-origin isolated, so it cannot share memory with workers)';
-      throw new GlassError(`setThreads: the thread count must be a whole number from 1 to ${max} (${why}), got ${describeValue(n)}`);
+        : canShareMemory()
+          ? "this is the single-threaded build of the core: a core on the page's own thread may not wait for other threads (the core worker and the trainer workers use them)"
+          : 'this is the single-threaded build of the core: the page is not cross-origin isolated, so it cannot share memory with workers';
+      throw new GlassError(`setThreads: the thread count must be a whole number from 1 to ${max}; ${why}; got ${describeValue(n)}`);
     }
     guarded(() => this.ctx.raw.setThreads(n));
   }

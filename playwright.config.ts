@@ -11,7 +11,7 @@ import { defineConfig } from '@playwright/test';
 const PORT = Number(process.env.GLASS_E2E_PORT ?? 4174);
 // The same dist/ without the cross-origin isolation headers (security.config.ts,
 // GLASS_NOT_ISOLATED): a host that cannot send them (tests/e2e/threads-fallback.spec.ts).
-export const PLAIN_PORT = Number(process.env.GLASS_E2E_PLAIN_PORT ?? PORT + 2);
+export const PLAIN_PORT = Number(process.env.GLASS_E2E_PLAIN_PORT ?? PORT + 1000);
 // absolute: vite preview reads a relative --outDir from its root (web/), not from here
 const DIST = resolve(process.env.GLASS_E2E_DIST ?? 'dist');
 

@@ -159,6 +159,7 @@ if has_stage web; then
   t0=$(now)
   current="web (wasm build)"
   has_stage wasm || bash scripts/build.sh wasm --web
+  has_stage wasm-threads || bash scripts/build.sh wasm-threads --web # tests/web/wasmOpcodesAtomics.test.ts reads it
   run_layers
   t0=$(now)
   current="web (vitest)"

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -37,6 +39,28 @@ function securityHeaders(): Plugin {
 }
 
 /**
+ * The dev server hands the threaded core's thread scripts (web/src/core/wasm/*.worker.js,
+ * core/threadedBuild.ts) over as they are: each is a classic worker script, which
+ * Vite's transform would turn into a module (an import statement), and a classic
+ * worker cannot run one. A production build copies them as plain files anyway.
+ */
+function rawThreadScripts(): Plugin {
+  return {
+    name: 'glass-raw-thread-scripts',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = (req.url ?? '').split('?')[0];
+        const m = /^\/src\/core\/wasm\/(glass_core[a-z_]*\.worker\.js)$/.exec(path);
+        if (m === null) return next();
+        res.setHeader('Content-Type', 'text/javascript');
+        res.end(readFileSync(fileURLToPath(new URL(`./web/src/core/wasm/${m[1]}`, import.meta.url))));
+      });
+    },
+  };
+}
+
+/**
  * The code-cell sandbox worker is started from a blob: URL in an opaque-origin
  * frame (app/sandboxFrame.ts), where Chromium starts only classic workers: its
  * one file (both glues in it, no chunks) must not say import.meta, which in a
@@ -60,6 +84,7 @@ export default defineConfig({
     preact(),
     cspMetaTag(),
     securityHeaders(),
+    rawThreadScripts(),
     // A service worker (web/src/sw.ts) that precaches the whole site on the first
     // visit: the app, every build of the core, every lesson chunk, KaTeX's fonts and
     // the shipped weights, so the site then works offline, lessons included. A new

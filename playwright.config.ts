@@ -9,6 +9,9 @@ import { defineConfig } from '@playwright/test';
 // can test side by side with their own build and port:
 //   GLASS_E2E_PORT=4180 GLASS_E2E_DIST=/tmp/me/dist npx playwright test tests/e2e/x.spec.ts
 const PORT = Number(process.env.GLASS_E2E_PORT ?? 4174);
+// The same dist/ without the cross-origin isolation headers (security.config.ts,
+// GLASS_NOT_ISOLATED): a host that cannot send them (tests/e2e/threads-fallback.spec.ts).
+export const PLAIN_PORT = Number(process.env.GLASS_E2E_PLAIN_PORT ?? PORT + 1000);
 // absolute: vite preview reads a relative --outDir from its root (web/), not from here
 const DIST = resolve(process.env.GLASS_E2E_DIST ?? 'dist');
 
@@ -41,10 +44,19 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${DIST}`,
-    url: `http://127.0.0.1:${PORT}/`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-  },
+  webServer: [
+    {
+      command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${DIST}`,
+      url: `http://127.0.0.1:${PORT}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `npx vite preview --host 127.0.0.1 --port ${PLAIN_PORT} --strictPort --outDir ${DIST}`,
+      env: { GLASS_NOT_ISOLATED: '1' },
+      url: `http://127.0.0.1:${PLAIN_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+  ],
 });

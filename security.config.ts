@@ -20,6 +20,7 @@
 // - worker-src 'self': the core worker, the trainers, the service worker.
 // - frame-src (default-src 'self'): the code-cell sandbox's frame, sandbox.html.
 import { createHash } from 'node:crypto';
+import { ISOLATION_HEADERS } from './web/src/common/isolation';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -80,15 +81,26 @@ export const WORKER_SCRIPT = /\/assets\/worker-[\w-]+\.js$/;
 export const HEADER_ONLY = { frameAncestors: "frame-ancestors 'none'", nosniff: 'nosniff' } as const;
 
 
-/** The headers for one response of `npm run preview` (path without the query). */
+/**
+ * The headers for one response of `npm run preview` (path without the query),
+ * cross-origin isolation included (common/isolation.ts). GLASS_NOT_ISOLATED=1
+ * leaves those out: a host that does not send them (tests/e2e/threads-fallback.spec.ts).
+ */
 export function previewHeaders(path: string): Record<string, string> {
+  const isolation = process.env.GLASS_NOT_ISOLATED === '1' ? {} : ISOLATION_HEADERS;
   if (SANDBOX_PAGE.test(path))
-    return { 'Content-Security-Policy': `${SANDBOX_CSP}; frame-ancestors 'self'`, 'X-Content-Type-Options': HEADER_ONLY.nosniff, 'Referrer-Policy': 'no-referrer' };
+    return {
+      'Content-Security-Policy': `${SANDBOX_CSP}; frame-ancestors 'self'`,
+      'X-Content-Type-Options': HEADER_ONLY.nosniff,
+      'Referrer-Policy': 'no-referrer',
+      ...isolation,
+    };
   const policy = WORKER_SCRIPT.test(path) ? WORKER_CSP : PAGE_CSP;
   return {
     'Content-Security-Policy': `${policy}; ${HEADER_ONLY.frameAncestors}`,
     'X-Content-Type-Options': HEADER_ONLY.nosniff,
     'Referrer-Policy': 'no-referrer',
+    ...isolation,
   };
 }
 
@@ -99,4 +111,5 @@ export function previewHeaders(path: string): Record<string, string> {
 export const DEV_HEADERS: Record<string, string> = {
   'Content-Security-Policy': `object-src 'none'; base-uri 'none'; ${HEADER_ONLY.frameAncestors}`,
   'X-Content-Type-Options': HEADER_ONLY.nosniff,
+  ...ISOLATION_HEADERS,
 };

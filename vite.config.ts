@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -37,6 +39,28 @@ function securityHeaders(): Plugin {
 }
 
 /**
+ * The dev server hands the threaded core's thread scripts (web/src/core/wasm/*.worker.js,
+ * core/threadedBuild.ts) over as they are: each is a classic worker script, which
+ * Vite's transform would turn into a module (an import statement), and a classic
+ * worker cannot run one. A production build copies them as plain files anyway.
+ */
+function rawThreadScripts(): Plugin {
+  return {
+    name: 'glass-raw-thread-scripts',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = (req.url ?? '').split('?')[0];
+        const m = /^\/src\/core\/wasm\/(glass_core[a-z_]*\.worker\.js)$/.exec(path);
+        if (m === null) return next();
+        res.setHeader('Content-Type', 'text/javascript');
+        res.end(readFileSync(fileURLToPath(new URL(`./web/src/core/wasm/${m[1]}`, import.meta.url))));
+      });
+    },
+  };
+}
+
+/**
  * The code-cell sandbox worker is started from a blob: URL in an opaque-origin
  * frame (app/sandboxFrame.ts), where Chromium starts only classic workers: its
  * one file (both glues in it, no chunks) must not say import.meta, which in a
@@ -60,19 +84,23 @@ export default defineConfig({
     preact(),
     cspMetaTag(),
     securityHeaders(),
-    // A service worker that precaches the whole site on the first visit: the app,
-    // both builds of the core, every lesson chunk, KaTeX's fonts and the shipped
-    // weights, so the site then works offline, lessons included. A new deployment
-    // waits until the learner accepts the update notice (app/UpdateNotice.tsx).
+    rawThreadScripts(),
+    // A service worker (web/src/sw.ts) that precaches the whole site on the first
+    // visit: the app, every build of the core, every lesson chunk, KaTeX's fonts and
+    // the shipped weights, so the site then works offline, lessons included. A new
+    // deployment waits until the learner accepts the update notice
+    // (app/UpdateNotice.tsx). It adds the cross-origin isolation headers to what it
+    // serves, so a host that cannot send them still gets the threaded core.
     VitePWA({
       registerType: 'prompt',
       injectRegister: false, // main.tsx registers it (no inline script)
       manifest: false,
-      workbox: {
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectManifest: {
         globPatterns: ['**/*.{html,js,css,wasm,svg,woff2,safetensors,txt}'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024, // the weights are 3.7 MB
-        cleanupOutdatedCaches: true,
-        navigateFallback: 'index.html',
       },
     }),
   ],
@@ -81,6 +109,10 @@ export default defineConfig({
     outDir: '../dist',
     emptyOutDir: true,
     target: 'es2022',
+    // The threaded core's thread script (core/threadedBuild.ts) stays a file of the site:
+    // inlined as a data: URL, its worker would have no origin, so the page's policy
+    // (worker-src 'self') and cross-origin isolation would both refuse it.
+    assetsInlineLimit: (file: string) => (file.endsWith('.worker.js') ? false : undefined),
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },

@@ -9,6 +9,7 @@ PORT="${PORT:-5173}"
 
 bash scripts/setup.sh
 bash scripts/build.sh wasm --web
+bash scripts/build.sh wasm-threads --web # the threaded core: the dev server sends the isolation headers
 
 printf '\n\033[1;32m  GlassLLM is starting at  http://%s:%s/  (Ctrl+C stops it)\033[0m\n\n' "$HOST" "$PORT"
 exec vite --host "$HOST" --port "$PORT" --strictPort

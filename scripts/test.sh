@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test: every test, fail fast.
 #   1. setup (apt + npm, only what is missing)
-#   2. for each preset native, asan, wasm: configure, build, ctest -j2 --output-on-failure
+#   2. for each preset native, asan, wasm, wasm-threads: configure, build, ctest -j2 --output-on-failure
+#      (wasm-threads: the same suite built with -pthread, the kernels' threads on node's workers)
 #      (tsan: the thread tests only, tests/cpp/test_threads.cpp, under ThreadSanitizer, after asan;
 #      avx2, not run by default: the native suite built without AVX-512, npm test -- avx2)
 #   3. cli: the glassllm command line, good and bad arguments (tests/cli/test_cli.py), after native
@@ -12,17 +13,17 @@
 #      dependency-cruiser's rules in .dependency-cruiser.cjs, see docs/architecture.md),
 #      then vitest run (tests/web/**, loads the wasm build)
 #   7. e2e: vite build (production dist/), then Playwright in Debian's Chromium (tests/e2e/**)
-# Run a subset with: npm test -- native wasm web   (stages: native avx2 cli reference asan tsan fuzz wasm web e2e)
+# Run a subset with: npm test -- native wasm web   (stages: native avx2 cli reference asan tsan fuzz wasm wasm-threads web e2e)
 # Ends with one line "tests: N passed, M failed".
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 stages=("$@")
-((${#stages[@]})) || stages=(native cli reference asan tsan fuzz wasm web e2e)
+((${#stages[@]})) || stages=(native cli reference asan tsan fuzz wasm wasm-threads web e2e)
 for stage in "${stages[@]}"; do
-  case "$stage" in native | avx2 | cli | reference | asan | tsan | fuzz | wasm | web | e2e) ;;
-    *) die "unknown stage '$stage' (native avx2 cli reference asan tsan fuzz wasm web e2e)" ;; esac
+  case "$stage" in native | avx2 | cli | reference | asan | tsan | fuzz | wasm | wasm-threads | web | e2e) ;;
+    *) die "unknown stage '$stage' (native avx2 cli reference asan tsan fuzz wasm wasm-threads web e2e)" ;; esac
 done
 has_stage() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
@@ -73,7 +74,7 @@ run_ctest() {   # $1 = preset
   fi
   passed=$((total - failed))
   # Under wasm one ctest entry runs the whole GoogleTest suite: count its cases.
-  if [[ "$preset" == wasm ]] && ((failed == 0)); then
+  if [[ "$preset" == wasm* ]] && ((failed == 0)); then
     cases=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' \
               "build/$preset/Testing/Temporary/LastTest.log" 2>/dev/null | awk '{s+=$1} END {print s+0}')
     ((cases == 0)) || passed=$cases
@@ -124,7 +125,7 @@ run_fuzz() {
   [[ -n "$line" ]] || return 1
 }
 
-for stage in native avx2 cli reference asan tsan fuzz wasm; do
+for stage in native avx2 cli reference asan tsan fuzz wasm wasm-threads; do
   if ! has_stage "$stage"; then continue; fi
   case "$stage" in
     avx2) run_ctest native-avx2 ;;
@@ -158,6 +159,7 @@ if has_stage web; then
   t0=$(now)
   current="web (wasm build)"
   has_stage wasm || bash scripts/build.sh wasm --web
+  has_stage wasm-threads || bash scripts/build.sh wasm-threads --web # tests/web/wasmOpcodesAtomics.test.ts reads it
   run_layers
   t0=$(now)
   current="web (vitest)"
@@ -179,6 +181,7 @@ if has_stage e2e; then
   t0=$(now)
   current="e2e (production build)"
   has_stage wasm || has_stage web || bash scripts/build.sh wasm --web
+  has_stage wasm-threads || bash scripts/build.sh wasm-threads --web # the page's threaded core (cross-origin isolated)
   # the inspector and lessons load the shipped weights (committed, trained by npm run train)
   [[ -f public/weights/glass-kjv.safetensors ]] || die "e2e: public/weights/glass-kjv.safetensors is missing"
   vite build

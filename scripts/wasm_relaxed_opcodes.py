@@ -118,6 +118,16 @@ def misc(r):
         raise ValueError(f"unknown 0xfc opcode {op} at byte {r.pos}")
 
 
+def atomic(r):  # the threads proposal (builds with -pthread)
+    op = r.uleb()
+    if op == 0x03:  # atomic.fence 0
+        r.byte()
+    elif op <= 0x02 or 0x10 <= op <= 0x4E:  # notify, waits, loads, stores, read-modify-writes
+        memarg(r)
+    else:
+        raise ValueError(f"unknown 0xfe opcode {op:#x} at byte {r.pos}")
+
+
 def function_body(r, end, patches):
     for _ in range(r.uleb()):  # local declarations
         r.uleb()
@@ -152,6 +162,8 @@ def function_body(r, end, patches):
             misc(r)
         elif op == 0xFD:
             simd(r, patches)
+        elif op == 0xFE:
+            atomic(r)
         elif op in (0x00, 0x01, 0x05, 0x0B, 0x0F, 0x19, 0x1A, 0x1B, 0xD1) or 0x45 <= op <= 0xC4:
             pass  # no immediates
         else:

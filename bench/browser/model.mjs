@@ -14,6 +14,7 @@ import { cpuName, median, withPreview } from './serve.mjs';
 const N = Number(process.argv[2] ?? 30);
 const PORT = 4175;
 const fmt = (x) => x.toFixed(2);
+const text = 'In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face'.padEnd(128, '.').slice(0, 128);
 
 // The Lessons view (its code and KaTeX) is a chunk of its own, fetched only when a
 // learner opens it: counted apart. The lesson texts and the start page are counted
@@ -21,15 +22,21 @@ const fmt = (x) => x.toFixed(2);
 // demand and are not counted.
 const LAZY = /^LessonsPage-/;
 
-// dist/ holds both builds of the core (glue + wasm); a browser fetches one.
-const OTHER_BUILD = { 'relaxed-fma': /^glass_core-/, simd128: /^glass_core_fma-/ };
+// dist/ holds four builds of the core (glue + wasm, and the threaded ones' thread
+// script); a browser fetches one: relaxed-fma or simd128, threaded where the page
+// is cross-origin isolated (as `vite preview` serves it).
+const coreFile = /^glass_core(_fma)?(_mt)?[-.]/;
+function otherBuild(f, build, threaded) {
+  const m = coreFile.exec(f);
+  return m !== null && (Boolean(m[1]) !== (build === 'relaxed-fma') || Boolean(m[2]) !== threaded);
+}
 
-function pageWeight(build) {
+function pageWeight(build, threaded) {
   const dir = 'dist/assets';
   const rows = { wasm: 0, js: 0, css: 0, lazy: 0 };
   for (const f of readdirSync(dir)) {
     const ext = f.split('.').pop();
-    if (!(ext in rows) || OTHER_BUILD[build].test(f)) continue;
+    if (!(ext in rows) || otherBuild(f, build, threaded)) continue;
     const bytes = gzipSync(readFileSync(join(dir, f)), { level: 9 }).length;
     if (LAZY.test(f)) rows.lazy += bytes;
     else rows[ext] += bytes;
@@ -60,8 +67,9 @@ async function main() {
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
     await page.goto(URL_);
-    const text = 'In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face'.padEnd(128, '.').slice(0, 128);
     const build = await page.evaluate(async () => (await globalThis.glass.ready).build);
+    const threaded = await page.evaluate(() => crossOriginIsolated);
+    const line = (await page.getByTestId('threads-line').locator('summary').textContent()).trim();
     const results = await page.evaluate(
       async ({ text, N }) => {
         const g = globalThis.glass;
@@ -75,16 +83,16 @@ async function main() {
       },
       { text, N },
     );
-    return { labLoads, inspectorLoads, build, results, version: browser.version() };
+    return { labLoads, inspectorLoads, build, threaded, line, results, version: browser.version() };
   });
   {
-    const { labLoads, inspectorLoads, build, results, version } = run;
+    const { labLoads, inspectorLoads, build, threaded, line, results, version } = run;
     console.log(`${cpuName()}`);
-    console.log(`model on ${new TextEncoder().encode(text).length} bytes in the worker (Chromium ${version}, the ${build} build of the core), median of ${N} (min, max):`);
+    console.log(`model on ${new TextEncoder().encode(text).length} bytes in the worker (Chromium ${version}, the ${build} build of the core; the page says "${line}"), median of ${N} (min, max):`);
     for (const [k, v] of Object.entries(results)) console.log(`  ${k.padEnd(40)} ${fmt(median(v))} ms  (${fmt(Math.min(...v))}, ${fmt(Math.max(...v))})`);
     console.log(`cold load to the first lab result:        median ${fmt(median(labLoads))} ms of ${labLoads.map(fmt).join(', ')}`);
     console.log(`cold load to the first inspector result:  median ${fmt(median(inspectorLoads))} ms of ${inspectorLoads.map(fmt).join(', ')}`);
-    const w = pageWeight(build);
+    const w = pageWeight(build, threaded);
     const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
     const first = w.wasm + w.js + w.css + w.html;
     console.log(`page weight (gzip -9): wasm ${kb(w.wasm)} + js ${kb(w.js)} + css ${kb(w.css)} + html ${kb(w.html)} = ${kb(first)} on every load`);

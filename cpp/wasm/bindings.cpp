@@ -14,9 +14,11 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <string>
 
 #include "glass/glass.h"
+#include "glass/tensor/thread_pool.h"
 #include "marshal.h"
 
 namespace glass::wasm {
@@ -142,6 +144,16 @@ std::string rmsnorm_dtype(const RMSNorm& norm) { return std::string(dtype_name(n
 Tensor rmsnorm_gamma(const RMSNorm& norm) { return norm.gamma(); }
 void rmsnorm_set_gamma(RMSNorm& norm, const Tensor& gamma) { norm.set_gamma(gamma); }
 
+// The kernels' threads (thread_pool.h). The count arrives as a JS number: a
+// fraction or a huge value is refused here, before the int conversion.
+void set_threads_of(double n) {
+  if (!(std::trunc(n) == n && std::abs(n) < 1e6))
+    throw Error("setThreads: the thread count must be a whole number between 1 and " + std::to_string(max_threads()));
+  set_threads(static_cast<int>(n));
+}
+int threads_of() { return threads(); }
+int max_threads_of() { return max_threads(); }
+
 // A deliberate wasm trap (RuntimeError: unreachable), for testing that the app
 // restarts a dead worker. Never called by the app itself.
 void debug_trap() { __builtin_trap(); }
@@ -205,6 +217,11 @@ EMSCRIPTEN_BINDINGS(glass_core) {
 
   // autograd inspection
   em::function("traceGraph", guard<&trace>);
+
+  // threads (1 in the build without them)
+  em::function("setThreads", guard<&set_threads_of>);
+  em::function("threads", guard<&threads_of>);
+  em::function("maxThreads", guard<&max_threads_of>);
 
   // testing only: kills the module the way a core bug would
   em::function("debugTrap", &debug_trap);

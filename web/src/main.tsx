@@ -11,10 +11,11 @@ import { startSandbox } from './app/core';
 import { FramedSandbox, sandboxParts } from './app/sandboxFrame';
 import { startOffline } from './app/offline';
 import { startApp } from './app/state';
+import { workerName } from './app/threadSetting';
 import './app/base.css';
 import sandboxScript from './worker/sandbox/sandbox.ts?worker&url';
 
-startApp(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: 'glass-core' }));
+startApp(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: workerName('glass-core') }));
 // One fresh sandbox per code-cell run: nothing the learner's code does outlives it.
 // Built, each is a frame in a process of its own (so filling the memory cannot end
 // the page's); the dev server's worker is not one file, so there it is a plain worker.

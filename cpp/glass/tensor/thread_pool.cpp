@@ -8,6 +8,10 @@
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
 #define GLASS_SERIAL_ONLY 1  // wasm without -pthread: std::thread cannot start
 #else
+#if defined(__EMSCRIPTEN__)
+#define GLASS_WASM_THREADS 1  // wasm with -pthread: each thread is a Web Worker
+#include <emscripten/emscripten.h>
+#endif
 #include <atomic>
 #include <condition_variable>
 #include <memory>
@@ -16,14 +20,29 @@
 #include <vector>
 #endif
 
+#ifdef GLASS_WASM_THREADS
+// The Web Workers Emscripten has made so far (on the thread that loaded the module).
+EM_JS(int, glass_started_workers, (), { return PThread.unusedWorkers.length + PThread.runningWorkers.length; });
+#endif
+
 namespace glass {
 
 namespace {
 
 #ifdef GLASS_SERIAL_ONLY
-constexpr int kMaxThreads = 1;
+int max_threads_of_build() { return 1; }
+#elif defined(GLASS_WASM_THREADS)
+// A thread can start at once only on a Web Worker that the module started
+// with it (Emscripten's PTHREAD_POOL_SIZE, sized by the loader: cpp/wasm/threads_pre.js);
+// a worker made later would load only once the calling thread returns to its
+// event loop, which a kernel waiting for its chunks never does. So the limit
+// is those workers plus the calling thread, counted before any thread starts.
+int max_threads_of_build() {
+  static const int n = std::clamp(glass_started_workers() + 1, 1, 256);
+  return n;
+}
 #else
-constexpr int kMaxThreads = 256;
+int max_threads_of_build() { return 256; }
 #endif
 
 // Chunks run in order on the calling thread: the pool's fallback, and all of
@@ -34,7 +53,7 @@ void run_serially(int64_t chunks, detail::ChunkFn body, void* ctx) {
 
 }  // namespace
 
-int max_threads() { return kMaxThreads; }
+int max_threads() { return max_threads_of_build(); }
 
 #ifdef GLASS_SERIAL_ONLY
 
@@ -59,10 +78,11 @@ namespace {
 // One parallel_for: its chunks are claimed through `next`, so a thread that
 // wakes late finds nothing left and the others never wait for it.
 struct Job {
-  Job(detail::ChunkFn b, void* c, int64_t n) : body(b), ctx(c), chunks(n) {}
+  Job(detail::ChunkFn b, void* c, int64_t n, int max_users) : body(b), ctx(c), chunks(n), limit(max_users) {}
   detail::ChunkFn body;
   void* ctx;
   int64_t chunks;
+  int limit;  // threads that may run its chunks, the caller included (threads())
   std::atomic<int64_t> next{0};
   std::exception_ptr error;  // the first a chunk threw (under Pool::mutex_)
   int users = 0;             // threads running this job's chunks (under Pool::mutex_)
@@ -127,6 +147,7 @@ class Pool {
       if (stop_) return;
       seen = job_id_;
       Job& job = *job_;
+      if (job.users >= job.limit) continue;  // a pool larger than threads(): enough have joined
       ++job.users;
       lock.unlock();
       run_chunks(job);
@@ -148,13 +169,23 @@ class Pool {
 
 thread_local bool Pool::inside_ = false;
 
+#ifdef GLASS_WASM_THREADS
+// Every started worker, made once and never replaced (see max_threads_of_build):
+// a smaller setting lets fewer of them join each job.
+int default_threads() { return max_threads_of_build(); }
+int pool_workers(int) { return max_threads_of_build() - 1; }
+#else
+int default_threads() { return hardware_threads(); }
+int pool_workers(int wanted) { return wanted - 1; }
+#endif
+
 // The setting and the pool it made. `busy` is held while a job runs (or the
 // pool is replaced); a second thread's parallel_for finds it held and runs
 // its own chunks serially instead of waiting.
 struct State {
   std::mutex busy;
-  std::atomic<int> wanted{hardware_threads()};
-  std::unique_ptr<Pool> pool;  // of wanted threads, made at first use
+  std::atomic<int> wanted{default_threads()};
+  std::unique_ptr<Pool> pool;  // made at first use
 };
 
 State& state() {
@@ -167,13 +198,14 @@ State& state() {
 int threads() { return state().wanted.load(std::memory_order_relaxed); }
 
 void set_threads(int n) {
-  if (n < 1 || n > kMaxThreads)
-    throw Error("set_threads: the thread count must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
+  if (n < 1 || n > max_threads())
+    throw Error("set_threads: the thread count must be between 1 and " + std::to_string(max_threads()) + ", got " +
                 std::to_string(n));
   State& s = state();
   std::lock_guard<std::mutex> lock(s.busy);
   s.wanted.store(n, std::memory_order_relaxed);
-  if (s.pool && s.pool->size() != n) s.pool.reset();  // joins its workers; the next job makes a new one
+  // joins its workers; the next job makes a new one
+  if (s.pool && s.pool->size() != pool_workers(n) + 1) s.pool.reset();
 }
 
 namespace detail {
@@ -190,11 +222,11 @@ void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
     return;
   }
   const int n = s.wanted.load(std::memory_order_relaxed);
-  if (!s.pool || s.pool->size() != n) {
+  if (!s.pool || s.pool->size() != pool_workers(n) + 1) {
     s.pool.reset();
-    s.pool = std::make_unique<Pool>(n - 1);
+    s.pool = std::make_unique<Pool>(pool_workers(n));
   }
-  Job job(body, ctx, chunks);
+  Job job(body, ctx, chunks, n);
   s.pool->run(job);
   if (job.error) std::rethrow_exception(job.error);
 }

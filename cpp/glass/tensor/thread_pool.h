@@ -9,8 +9,10 @@
 // computing each one in the same order whichever thread runs it: no sum is
 // ever split between threads. Threads only decide who runs which chunk.
 //
-// The wasm build has no threads (it is compiled without -pthread): there
-// every parallel_for runs its chunks in order on the calling thread.
+// The plain wasm build has no threads (it is compiled without -pthread): there
+// every parallel_for runs its chunks in order on the calling thread. The
+// threaded wasm build (-pthread, the wasm-threads preset) runs the pool on
+// Web Workers started with the module.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -18,12 +20,14 @@
 namespace glass {
 
 // Threads the kernels use, the calling thread included (1: no pool at all).
-// The default is the machine's cores (std::thread::hardware_concurrency()).
+// The default is the machine's cores (std::thread::hardware_concurrency()), and
+// max_threads() in the threaded wasm build.
 // Throws glass::Error unless 1 <= n <= max_threads(). Set it between
 // computations, not while another thread runs one.
 void set_threads(int n);
 int threads();
-// The most set_threads accepts: 256 natively, 1 in a build without threads.
+// The most set_threads accepts: 256 natively, 1 in a build without threads,
+// and in the threaded wasm build the Web Workers the module started with, plus one.
 int max_threads();
 // The machine's cores as the standard library reports them (at least 1).
 int hardware_threads();

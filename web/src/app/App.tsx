@@ -1,11 +1,12 @@
 // The shell: header with the view tabs, notices about the core and the address,
-// then the chosen view. Views are separate components so each can be replaced.
+// then the chosen view, and a footer line naming the core's build and threads. Views are separate components so each can be replaced.
 import { EpsilonLab } from '../widgets/lab/EpsilonLab';
 import { labView } from '../viewmodels/lab';
 import { CoreNotice } from './CoreNotice';
 import { ViewLink } from './ViewLink';
 import { ViewTabs } from './ViewTabs';
 import { view } from './state';
+import { ThreadsLine } from './ThreadsLine';
 import { UpdateNotice } from './UpdateNotice';
 import { UrlProblems } from './UrlProblems';
 import { Inspector } from './views/Inspector';
@@ -38,6 +39,9 @@ export function App() {
         {view.value === 'inspector' && <Inspector />}
         {view.value === 'train' && <Train />}
       </main>
+      <footer>
+        <ThreadsLine />
+      </footer>
     </div>
   );
 }

@@ -30,7 +30,7 @@
 // - Every message is checked (protocol/validate.ts) before it is believed: a
 //   message of the wrong shape, or about a request that is not in flight, means
 //   the worker is broken, and it is replaced ({ name: 'BadMessage' }).
-import type { Kind, Request, RequestOf, Response, ResponseOf } from '../protocol/api';
+import type { CoreThreads, Kind, Request, RequestOf, Response, ResponseOf } from '../protocol/api';
 import type { ErrorData } from '../protocol/base';
 import type { ModelUse } from '../protocol/model';
 import { responseCheck, shortProblem } from '../protocol/validate';
@@ -90,7 +90,8 @@ export interface WorkerLike {
 }
 
 export interface CoreClientEvents {
-  onReady?: () => void;
+  /** `core`: the build and threads the worker reported (absent from an older worker). */
+  onReady?: (core?: CoreThreads) => void;
   /**
    * The worker died (or was stopped at a time limit: reason.name 'TimeLimit') and a
    * new one was started. Requests made here reach the new worker before any
@@ -215,7 +216,7 @@ export class CoreClient {
       this.ready = true;
       this.headSince = performance.now();
       this.arm();
-      this.events.onReady?.();
+      this.events.onReady?.(message.core);
       return;
     }
     // The worker runs requests in order: only the oldest in flight can start or answer.

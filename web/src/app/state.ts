@@ -22,6 +22,7 @@ import { DEFAULT_INSPECTOR, readInspectorUrl, truncateUtf8, writeInspectorUrl, t
 import { DEFAULT_INTERP, readInterpUrl, writeInterpUrl, type InterpSettings } from './interpSettings';
 import { DEFAULT_LAB, type LabSettings } from './labSettings';
 import { keepPrompt, keptPrompt } from './promptStore';
+import { coreThreads } from './threadSetting';
 import { readUrl, writeUrl, type View } from './urlState';
 
 // ---- view state (read from the address by startApp) ----
@@ -118,8 +119,9 @@ export function startApp(spawn: () => WorkerLike): void {
     urlProblems.value = [...initial.problems, ...initialInspector.problems, ...initialInterp.problems];
   });
   startCore(spawn, {
-    onReady: () => {
+    onReady: (core) => {
       coreStatus.value = 'ready';
+      coreThreads.value = core ?? null;
     },
     onRestart: (reason, restarts) => {
       const times = restarts > 1 ? ` (${restarts} times so far)` : '';

@@ -13,6 +13,7 @@ import type { WorkerLike } from './coreClient';
 import type { RunSpec, TrainCommand, TrainEvent } from '../protocol/train';
 import { checkTrainEvent } from '../protocol/trainCheck';
 import { errorData } from '../protocol/base';
+import { workerName } from './threadSetting';
 
 /** After this many restarts within RESTART_WINDOW_MS the client gives up. */
 const MAX_RESTARTS = 3;
@@ -26,7 +27,7 @@ const SHIPPED_WEIGHTS_URL = 'weights/glass-kjv.safetensors';
 
 /** A trainer worker from the production build or the dev server. */
 export function spawnTrainerWorker(): WorkerLike {
-  return new Worker(new URL('../worker/trainer/main.ts', import.meta.url), { type: 'module', name: 'glass-trainer' });
+  return new Worker(new URL('../worker/trainer/main.ts', import.meta.url), { type: 'module', name: workerName('glass-trainer') });
 }
 
 /** Absolute URLs for the shipped text and weights, so the worker (whose own URL is elsewhere) fetches the page's. */

@@ -12,6 +12,7 @@
 // created outside a scope must be disposed by the caller.
 import type { GlassCoreOptions } from './wasm/glass_core.js';
 import { bestBuild, type WasmBuild } from './wasmBuild';
+import { canShareMemory, hardwareThreads, loadThreadedCore, threadsPayOff } from './threadedBuild';
 import { checkArg, checkArgs, checkHandle, checkOptional, checkOptions, describeValue } from './args';
 import type { Context } from './context';
 import { TrackedHandle } from './handle';
@@ -32,6 +33,14 @@ export interface LoadOptions {
   locateFile?: GlassCoreOptions['locateFile'];
   /** That build's glue, already imported: for a worker that cannot import a chunk (the code-cell sandbox, started from a blob: URL). */
   createCore?: (options: GlassCoreOptions) => Promise<RawModule>;
+  /**
+   * The threaded build (threadedBuild.ts), whose kernels share the work among
+   * Web Workers. By default in a worker wherever memory can be shared (a
+   * cross-origin isolated page); never with `createCore`.
+   */
+  threaded?: boolean;
+  /** Threads to compute on, the calling one included (threaded build; default: the machine's cores). */
+  threads?: number;
 }
 
 /** A node of the recorded graph (raw.ts documents the fields), with facade tensors. */
@@ -68,10 +77,14 @@ export interface RandomOptions {
 export class Glass extends GlassOps<Tensor> {
   protected readonly ctx: Context;
 
-  /** @param build which build of the core `raw` is (wasmBuild.ts) */
+  /**
+   * @param build which build of the core `raw` is (wasmBuild.ts)
+   * @param threaded whether it is the threaded one (threadedBuild.ts)
+   */
   constructor(
     raw: RawModule,
     readonly build: WasmBuild = 'simd128',
+    readonly threaded = false,
   ) {
     super();
     this.ctx = { raw, tracker: new HandleTracker() };
@@ -225,6 +238,30 @@ export class Glass extends GlassOps<Tensor> {
     return this.wrap(() => this.ctx.raw.layernormOf(xr, options.eps ?? 1e-6));
   }
 
+  // ---- threads ----
+  /** Threads the kernels compute on, the calling one included. */
+  threads(): number {
+    return this.ctx.raw.threads();
+  }
+  /** The most setThreads accepts: 1 in the single-threaded build, else the Web Workers the core started with, plus one. */
+  maxThreads(): number {
+    return this.ctx.raw.maxThreads();
+  }
+  /** Computes on n threads from now on; every count gives the same bits (cpp/glass/tensor/thread_pool.h). */
+  setThreads(n: number): void {
+    checkArg('number', 'setThreads n', n);
+    const max = this.maxThreads();
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      const why = this.threaded
+        ? `this core started ${max - 1} Web Worker${max === 2 ? '' : 's'} beside its own thread`
+        : canShareMemory()
+          ? "this is the single-threaded build of the core: a core on the page's own thread may not wait for other threads (the core worker and the trainer workers use them)"
+          : 'this is the single-threaded build of the core: the page is not cross-origin isolated, so it cannot share memory with workers';
+      throw new GlassError(`setThreads: the thread count must be a whole number from 1 to ${max}; ${why}; got ${describeValue(n)}`);
+    }
+    guarded(() => this.ctx.raw.setThreads(n));
+  }
+
   // ---- testing ----
   /**
    * Executes a wasm trap (WebAssembly.RuntimeError "unreachable"), the way a
@@ -267,6 +304,15 @@ export async function loadGlass(options: LoadOptions = {}): Promise<Glass> {
   if (options.wasmBinary !== undefined) coreOptions.wasmBinary = options.wasmBinary;
   if (options.locateFile !== undefined) coreOptions.locateFile = options.locateFile;
   const build = options.build ?? bestBuild();
+  if (options.threads !== undefined && (!Number.isInteger(options.threads) || options.threads < 1))
+    throw new GlassError(`loadGlass: threads must be a whole number of at least 1, got ${describeValue(options.threads)}`);
+  const threaded = options.createCore === undefined && (options.threaded ?? threadsPayOff());
+  if (threaded) {
+    const threads = options.threads ?? hardwareThreads();
+    const glass = new Glass(await loadThreadedCore(build, threads, coreOptions), build, true);
+    glass.setThreads(Math.min(threads, glass.maxThreads()));
+    return glass;
+  }
   // one glue per build; only the chosen one (and its .wasm) is fetched
   const createGlassCore =
     options.createCore ?? (build === 'relaxed-fma' ? await import('./wasm/glass_core_fma.js') : await import('./wasm/glass_core.js')).default;

@@ -6,6 +6,7 @@ export type { TensorOrNumber } from './tensor';
 export { RMSNorm } from './nn';
 export { GlassError } from './errors';
 export { bestBuild, hasRelaxedMadd, type WasmBuild } from './wasmBuild';
+export { canShareMemory, hardwareThreads } from './threadedBuild';
 export { Model } from './model';
 export { TrainSession } from './trainSession';
 export type { Divergence, TrainModelConfig, TrainOptions, TrainStepOutcome, TrainStepResult } from './trainSession';

@@ -90,6 +90,11 @@ export interface RawModule extends RawOps<RawTensor> {
   /** cpp/wasm/layernorm_bindings.cpp: a fresh nn::LayerNorm (gamma 1, beta 0) of x's last axis, applied to x. */
   layernormOf(x: T, eps: number): T;
 
+  /** The kernels' threads (cpp/glass/tensor/thread_pool.h): 1 and only 1 in the build without threads. */
+  setThreads(n: number): void;
+  threads(): number;
+  maxThreads(): number;
+
   /** Testing only: executes a wasm `unreachable` (a RuntimeError trap); the module is dead afterwards. */
   debugTrap(): void;
 }

@@ -37,5 +37,15 @@ export type Response =
   // A request's work begins now (its time limit counts from here, not from the
   // moment it was sent: loading the core or earlier requests do not count).
   | { type: 'started'; id: number }
-  | { type: 'ready' }
+  | { type: 'ready'; core?: CoreThreads }
   | { type: 'loadFailed'; error: ErrorData };
+
+/** Which build of the core the worker loaded, and its threads (web/src/core/threadedBuild.ts). */
+export interface CoreThreads {
+  /** The threaded build (a cross-origin isolated page), or the single-threaded one. */
+  threaded: boolean;
+  /** Threads its kernels compute on, the worker's own included. */
+  threads: number;
+  /** The most it can use: its Web Workers plus its own thread (1 single-threaded). */
+  maxThreads: number;
+}

@@ -131,7 +131,7 @@ export function responseCheck(valueOf: (id: number) => Check = () => anything): 
       return valueOf(r.id as number)(r.value, at(path, 'value'));
     },
     started: fields({ type: literal('started'), id: requestId }),
-    ready: fields({ type: literal('ready') }),
+    ready: fields({ type: literal('ready'), core: fields({ threaded: bool, threads: int(1, 256), maxThreads: int(1, 256) }) }, ['core']),
     loadFailed: fields({ type: literal('loadFailed'), error: errorShape }),
   });
 }

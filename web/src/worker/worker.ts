@@ -11,6 +11,7 @@
 // (worker/sandbox/).
 /// <reference lib="webworker" />
 import { loadGlass } from '../core';
+import { threadsFromWorkerName } from '../protocol/threads';
 import type { Request, Response } from '../protocol/api';
 import { errorData } from '../protocol/base';
 import { handlers } from './handlers';
@@ -20,9 +21,10 @@ declare const self: DedicatedWorkerGlobalScope;
 
 const post = (message: Response) => self.postMessage(message);
 
-const ready: Promise<WorkerState | null> = loadGlass().then(
+// the threaded build where the page is cross-origin isolated, on the threads the page's name for this worker carries
+const ready: Promise<WorkerState | null> = loadGlass({ threads: threadsFromWorkerName(self.name) }).then(
   (glass) => {
-    post({ type: 'ready' });
+    post({ type: 'ready', core: { threaded: glass.threaded, threads: glass.threads(), maxThreads: glass.maxThreads() } });
     return createWorkerState(glass);
   },
   (e: unknown) => {

@@ -6,6 +6,7 @@
 // replaces it).
 /// <reference lib="webworker" />
 import { loadGlass } from '../../core';
+import { threadsFromWorkerName } from '../../protocol/threads';
 import { indexedDbRunStore } from '../../common/trainStore';
 import { errorData } from '../../protocol/base';
 import type { TrainEvent } from '../../protocol/train';
@@ -26,7 +27,8 @@ function yieldToEvents(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-const ready: Promise<TrainerRunner | null> = loadGlass().then(
+// the threaded build where the page is cross-origin isolated, on the threads the page's name for this worker carries
+const ready: Promise<TrainerRunner | null> = loadGlass({ threads: threadsFromWorkerName(self.name) }).then(
   (glass) => {
     post({ type: 'ready' });
     return new TrainerRunner({

@@ -86,6 +86,26 @@ export function forgetOwnModel(s: WorkerState): void {
   s.baselines.clear();
 }
 
+/**
+ * A memory of answers for the model the request uses, by key: a lesson step's
+ * checks ask the same question many times in one request, and a model run or
+ * a sample costs far more than a lookup. New weights are a new LoadedModel, so
+ * nothing stale survives them; past `keep` answers the oldest is forgotten.
+ */
+export function answerCache(keep: number): <R>(s: WorkerState, key: string, compute: () => R) => R {
+  const byModel = new WeakMap<LoadedModel, Map<string, unknown>>();
+  return <R>(s: WorkerState, key: string, compute: () => R): R => {
+    const m = needModel(s);
+    let c = byModel.get(m);
+    if (c === undefined) byModel.set(m, (c = new Map()));
+    if (c.has(key)) return c.get(key) as R;
+    const r = compute();
+    c.set(key, r);
+    if (c.size > keep) c.delete(c.keys().next().value as string);
+    return r;
+  };
+}
+
 /** Forward (+ backward) kept in the core; returns the loss (null for one byte). */
 export function computeModel(s: WorkerState, run: ModelRunSettings, backward: boolean): number | null {
   const m = needModel(s);

@@ -25,24 +25,13 @@ import type {
   SampleResult,
   SampleSettingsInput,
 } from '../../protocol/lessons/generation';
-import { needModel, type LoadedModel, type WorkerState } from '../state';
+import { answerCache, needModel, type WorkerState } from '../state';
 
 const KEEP = 40;
 const TOP = 10;
 export const MAX_SAMPLE = 400;
 const T_MAX = 10;
-const caches = new WeakMap<LoadedModel, Map<string, unknown>>();
-
-function cached<R>(s: WorkerState, key: string, f: () => R): R {
-  const loaded = needModel(s);
-  let c = caches.get(loaded);
-  if (c === undefined) caches.set(loaded, (c = new Map()));
-  if (c.has(key)) return c.get(key) as R;
-  const r = f();
-  c.set(key, r);
-  if (c.size > KEEP) c.delete(c.keys().next().value as string);
-  return r;
-}
+const cached = answerCache(KEEP);
 
 const isWhole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 

@@ -21,22 +21,11 @@ import type {
   LensResult,
   PromptInput,
 } from '../../protocol/lessons/residual';
-import { computeModelWith, needModel, type LoadedModel, type WorkerState } from '../state';
+import { answerCache, computeModelWith, needModel, type WorkerState } from '../state';
 
 const MAX_PROMPTS = 4;
-const caches = new WeakMap<LoadedModel, Map<string, unknown>>();
-
 /** f(text) for the loaded weights, kept for the last few prompts. */
-function cached<R>(s: WorkerState, key: string, f: () => R): R {
-  const loaded = needModel(s);
-  let c = caches.get(loaded);
-  if (c === undefined) caches.set(loaded, (c = new Map()));
-  if (c.has(key)) return c.get(key) as R;
-  const r = f();
-  c.set(key, r);
-  if (c.size > MAX_PROMPTS * 5) c.delete(c.keys().next().value as string);
-  return r;
-}
+const cached = answerCache(MAX_PROMPTS * 5);
 
 /** The prompt's bytes and labels, refused (in words) when it cannot give a loss or does not fit. */
 function promptOf(s: WorkerState, text: string): { ids: number[]; labels: string[] } {

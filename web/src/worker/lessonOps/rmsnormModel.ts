@@ -6,7 +6,7 @@
 import { GlassError, type Glass, type Model } from '../../core';
 import { streamNames } from '../../protocol/modelNames';
 import type { GammaSummary, InitGrowthInput, InitGrowthResult, InitGrowthRun, StreamRmsInput, StreamRmsResult, StreamRmsRow } from '../../protocol/lessons/rmsnorm';
-import { computeModel, needModel, type LoadedModel, type WorkerState } from '../state';
+import { answerCache, computeModel, needModel, type WorkerState } from '../state';
 
 /**
  * Answers already computed for the loaded weights, by op and input: one step's
@@ -14,17 +14,7 @@ import { computeModel, needModel, type LoadedModel, type WorkerState } from '../
  * time limit), and a fresh model pair takes a good part of a second. New weights
  * are a new LoadedModel, so nothing stale survives them.
  */
-const memo = new WeakMap<LoadedModel, Map<string, unknown>>();
-function remember<T>(s: WorkerState, key: string, compute: () => T): T {
-  const loaded = needModel(s);
-  let m = memo.get(loaded);
-  if (m === undefined) memo.set(loaded, (m = new Map()));
-  if (m.has(key)) return m.get(key) as T;
-  if (m.size >= 32) m.clear(); // a learner trying many prompts: keep it small
-  const v = compute();
-  m.set(key, v);
-  return v;
-}
+const remember = answerCache(32);
 
 /** RMS over every position and coordinate of a snapshot of the model's last run (only that one is copied out: a whole run's copy costs more than the forward pass). */
 function rmsOf(glass: Glass, model: Model, name: string): StreamRmsRow {

@@ -104,7 +104,7 @@ test('a 12-block post-norm model trained here: block map, a late block’s heatm
 
   // a lesson opened meanwhile still reads the shipped model (4 heads, width 128), not this one (2 heads, width 32):
   // its inline values, its code cell and its checks
-  await goInside(page, '?view=lessons&lesson=attention&step=1');
+  await goInside(page, '?view=lessons&lesson=attention&step=2'); // its step "Queries, keys and values"
   await expect(page.getByTestId('lesson')).toContainText('shared out among 4 heads of 32 columns each', { timeout: 20_000 });
   await expect(page.getByTestId('code-output').first()).toContainText(/q: 16 × 128 +head 2: 16 × 32/, { timeout: 20_000 });
   // and the inspector still shows the learner's model

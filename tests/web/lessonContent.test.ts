@@ -107,6 +107,12 @@ describe('the glossary', () => {
     }
   });
 
+  it('every glossary link has words a screen reader can read (not formula alone: KaTeX output is hidden from the accessibility tree)', () => {
+    for (const l of lessons)
+      for (const m of sources[l.slug].matchAll(/\[([^\]]*)\]\(glossary:[a-z-]+\)/g))
+        expect(m[1].replace(/\$[^$]*\$/g, '').trim(), `${l.slug}: [${m[1]}](glossary:…)`).toMatch(/\p{L}/u);
+  });
+
   it('no lesson links a term that is unknown or that a later lesson introduces', () => {
     let links = 0;
     for (const l of lessons)

@@ -16,20 +16,13 @@
 #include "glass/tensor/random.h"
 #include "glass/train/sample.h"
 #include "gradcheck.h"
+#include "tiny_config.h"
 
 namespace {
 
 using namespace glass;
 
-nn::Config tiny() {
-  nn::Config c;
-  c.d = 16;
-  c.blocks = 1;
-  c.heads = 2;
-  c.hidden = 32;
-  c.context = 16;
-  return c;
-}
+nn::Config tiny() { return testing_config::tiny_config(); }
 
 // softmax(l / T) over the k largest logits (ties: lower index first), each
 // probability as 1 / sum_j exp((l_j - l_i) / T): another formula than the

@@ -16,6 +16,7 @@
 #include "glass/train/schedule.h"
 #include "glass/train/trainer.h"
 #include "gradcheck.h"
+#include "tiny_config.h"
 #include "weights_helpers.h"
 
 namespace {
@@ -148,15 +149,7 @@ std::string tiny_corpus_text() {
   return s;
 }
 
-nn::Config tiny_config() {
-  nn::Config c;
-  c.d = 16;
-  c.blocks = 1;
-  c.heads = 2;
-  c.hidden = 32;
-  c.context = 16;
-  return c;  // vocab 256 (bytes), float32
-}
+nn::Config tiny_config() { return testing_config::tiny_config(); }
 
 train::TrainOptions tiny_options(int64_t steps, uint64_t seed) {
   train::TrainOptions o;

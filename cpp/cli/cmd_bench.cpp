@@ -105,6 +105,13 @@ int run_bench(const Argv& argv) {
     NoGradGuard no_grad;
     sink = sink + model->forward(one, 1).loss.item();
   });
+  // The page's run (the inspector, glass.model.bench): every snapshot kept with its gradient.
+  time_it(("inspect_1x" + n1).c_str(), warmup, runs, [&] {
+    model->zero_grad();
+    const Tensor loss = model->forward(one, 1, /*record_snapshots=*/true).loss;
+    loss.backward();
+    sink = sink + loss.item();
+  });
   time_it(("fwd_bwd_" + nb).c_str(), warmup, runs, [&] {
     model->zero_grad();
     const Tensor loss = model->forward(many, batch).loss;

@@ -253,9 +253,7 @@ template <class T> void pack_all(int64_t k, int64_t n, const T* b, int64_t b_row
 // depend on one another, so every output is the same sum in the same order
 // whoever computes it. The chunk is fixed by the tile alone.
 constexpr int64_t kChunkRows = 4 * kRows;
-// Smaller products stay on the calling thread: waking a worker costs about as
-// much as a million multiply-adds' worth of waiting (~10 us).
-constexpr int64_t kParallelMacs = int64_t{1} << 20;
+using detail::kParallelMacs;  // smaller products stay on the calling thread
 
 template <class T>
 void gemm_parallel(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b,

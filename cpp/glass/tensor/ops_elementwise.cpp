@@ -23,18 +23,17 @@ void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
                 " (cast one explicitly with .to(...))");
 }
 
-// Large maps are shared between threads in pieces of kGrain elements (or of
-// whole rows); each element is computed alone, so the thread count changes
-// nothing. Below kParallelElements one thread does it all: waking another
-// costs more than it saves.
-constexpr int64_t kGrain = int64_t{1} << 14;
-constexpr int64_t kParallelElements = int64_t{1} << 16;
+// Large maps are shared between threads in pieces of kGrainElements elements
+// (or of whole rows); each element is computed alone, so the thread count
+// changes nothing. Below kParallelElements one thread does it all.
+using detail::kGrainElements;
+using detail::kParallelElements;
 
 template <class Body> void over_elements(int64_t n, Body body) {
   if (n < kParallelElements)
     body(int64_t{0}, n);
   else
-    detail::parallel_ranges(n, kGrain, body);
+    detail::parallel_ranges(n, kGrainElements, body);
 }
 
 // out = f(a, b) with numpy broadcasting; any strides.
@@ -84,7 +83,7 @@ Tensor binary_map(const char* op, const Tensor& a, const Tensor& b, F f) {
     if (numel(shape) < kParallelElements)
       row_range(0, std::max<int64_t>(rows, 1));
     else
-      detail::parallel_ranges(rows, std::max<int64_t>(1, kGrain / len), row_range);
+      detail::parallel_ranges(rows, detail::grain_rows(len), row_range);
   });
   return out;
 }

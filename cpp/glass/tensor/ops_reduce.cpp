@@ -53,7 +53,7 @@ Tensor sum_axis(const Tensor& x, const AxisSplit& s, double scale) {
     // accumulate in double: the core is a reference, accuracy first. Large
     // reductions are shared between threads by outputs (rows, or blocks of
     // columns), never by the axis summed over: each sum keeps its order.
-    const bool parallel = s.outer * s.len * s.inner >= (int64_t{1} << 16);
+    const bool parallel = s.outer * s.len * s.inner >= detail::kParallelElements;
     if (s.inner == 1) {  // reducing contiguous rows (the last axis): four chains for the FPU
       auto rows = [&](int64_t first, int64_t last) {
         for (int64_t a = first; a < last; ++a) {
@@ -67,7 +67,7 @@ Tensor sum_axis(const Tensor& x, const AxisSplit& s, double scale) {
         }
       };
       if (parallel)
-        detail::parallel_ranges(s.outer, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(s.len, 1)), rows);
+        detail::parallel_ranges(s.outer, detail::grain_rows(s.len), rows);
       else
         rows(0, s.outer);
       return;

@@ -51,11 +51,11 @@ void for_each_line(const Tensor& x, int axis, F&& line) {
     }
   };
   // ~16K elements a group; below 64K elements in all, one thread (waking another costs more)
-  if (lines * len < (int64_t{1} << 16)) {
+  if (lines * len < detail::kParallelElements) {
     run(0, lines);
     return;
   }
-  detail::parallel_ranges(lines, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(len, 1)), run);
+  detail::parallel_ranges(lines, detail::grain_rows(len), run);
 }
 
 // Max and sum of a contiguous row with kLanes independent partials: one

@@ -274,10 +274,10 @@ Tensor materialize(const Tensor& x, DType dtype) {
           for (int64_t i = 0; i < n; ++i) *dst++ = static_cast<O>(s[i * st[0]]);
         });
       };
-      if (x.numel() < (int64_t{1} << 16))
+      if (x.numel() < kParallelElements)
         copy_rows(0, std::max<int64_t>(rows, 1));
       else
-        parallel_ranges(rows, std::max<int64_t>(1, (int64_t{1} << 14) / len), copy_rows);
+        parallel_ranges(rows, grain_rows(len), copy_rows);
     });
   });
   return out;

@@ -36,6 +36,17 @@ int hardware_threads();
 
 namespace glass::detail {
 
+// When threads share a kernel, in one place for every kernel. Work smaller
+// than this stays on the calling thread: handing a chunk to a waiting worker
+// costs about a microsecond (a few thousand elements' worth of work), waking
+// a sleeping one tens. The sizes change only who computes what, never a result.
+inline constexpr int64_t kParallelElements = int64_t{1} << 14;  // elementwise maps, softmax, reductions, copies
+inline constexpr int64_t kGrainElements = int64_t{1} << 13;     // elements per chunk of those
+inline constexpr int64_t kParallelMacs = int64_t{1} << 18;      // matrix products (multiply-adds)
+
+// Rows of `len` elements per chunk: about kGrainElements, at least one row.
+inline int64_t grain_rows(int64_t len) { return std::max<int64_t>(1, kGrainElements / std::max<int64_t>(len, 1)); }
+
 // body(ctx, i) for every chunk i in [0, chunks), spread over the pool; returns
 // when every chunk is done, rethrowing the first exception a chunk threw.
 // Runs the chunks in order on the calling thread when threads() is 1, when

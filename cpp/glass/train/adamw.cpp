@@ -24,7 +24,7 @@ void AdamW::step(double lr) {
   // (each element's update is its own: the thread count changes nothing).
   // The pointers are taken first, on this thread: mutable_data() marks each
   // tensor changed (so a packed copy of a weight is remade), once.
-  constexpr int64_t kPiece = int64_t{1} << 14;
+  constexpr int64_t kPiece = detail::kGrainElements;
   struct Param {
     void *w, *m, *v;
     const void* g;
@@ -71,7 +71,7 @@ void AdamW::step(double lr) {
     });
   };
   const auto count = static_cast<int64_t>(pieces.size());
-  if (total < (int64_t{1} << 16)) {
+  if (total < detail::kParallelElements) {
     for (int64_t k = 0; k < count; ++k) update(k);
   } else {
     detail::parallel_for(count, update);

@@ -30,9 +30,9 @@ namespace {
 // Rows per block: smaller skips more of the masked half, larger makes fewer,
 // longer products (32: 10 of 16 blocks of a 128 x 128 product are computed).
 constexpr int64_t kBlock = 32;
-// Fewer multiply-adds than this (about n * n * width over the batch) stay on
-// the calling thread: waking a worker would cost more than it saves.
-constexpr int64_t kParallelMacs = int64_t{1} << 19;
+// Fewer multiply-adds than detail::kParallelMacs (about n * n * width over
+// the batch) stay on the calling thread.
+using detail::kParallelMacs;
 
 // A matrix operand: element (i, j) at p[i * row + j * col].
 template <class T> struct Mat {

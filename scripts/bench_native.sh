@@ -7,7 +7,9 @@
 #   (Debian's torch links libblas.so.3, which may be the slow reference BLAS), torch.set_num_threads
 #   and OPENBLAS_NUM_THREADS set to the same count.
 #   GlassLLM: build/native/glassllm bench --threads N; its "machine:" line names the CPU, the vector
-#   instruction set the build's matrix product uses and its register tile.
+#   instruction set the build's matrix product uses and its register tile. It also times
+#   inspect_1x128, the page's run (forward + backward on 128 bytes, every snapshot kept), which
+#   PyTorch has no counterpart for: printed as "GlassLLM only", with its speed-up.
 # Other extra arguments go to both sides: npm run bench:native -- --runs 20 --warmup 3
 # GLASS_BENCH_PRESET=native-avx2 times the build without AVX-512 (build/native-avx2) instead.
 set -euo pipefail
@@ -62,12 +64,13 @@ for t in "${counts[@]}"; do files+=("build/bench/torch_${t}t.txt" "build/bench/g
 awk -v counts="${counts[*]}" '
   BEGIN { nc = split(counts, th, " ") }
   FNR == 1 { side++ }
-  $1 == "bench" { ms[side, $2] = $4; if (side == 1) order[++n] = $2 }
+  $1 == "bench" { ms[side, $2] = $4; if (!seen[$2]++) order[++n] = $2; if (side % 2 == 1) torch[$2] = 1 }
   END {
     for (c = 1; c <= nc; c++) {
       printf "  %s thread(s)%*s %12s %12s %8s\n", th[c], 12 - length(th[c]), "", "PyTorch", "GlassLLM", "ratio"
       for (i = 1; i <= n; i++) {
         k = order[i]; t = 2 * c - 1; g = 2 * c
+        if (!(k in torch)) { if (ms[g, k] != "") printf "  %-22s %12s %9.3f ms   (GlassLLM only)\n", k, "", ms[g, k]; continue }
         if (ms[t, k] == "" || ms[g, k] == "") { printf "  %-22s missing on one side\n", k; bad = 1; continue }
         printf "  %-22s %9.3f ms %9.3f ms %7.2fx\n", k, ms[t, k], ms[g, k], ms[g, k] / ms[t, k]
       }
@@ -76,7 +79,9 @@ awk -v counts="${counts[*]}" '
       printf "  speed-up, %s threads vs 1 %10s %12s\n", th[2], "PyTorch", "GlassLLM"
       for (i = 1; i <= n; i++) {
         k = order[i]
-        if (ms[3, k] == "" || ms[4, k] == "") continue
+        if (ms[2, k] == "" || ms[4, k] == "") continue
+        if (!(k in torch)) { printf "  %-22s %10s %11.2fx\n", k, "", ms[2, k] / ms[4, k]; continue }
+        if (ms[3, k] == "") continue
         printf "  %-22s %9.2fx %11.2fx\n", k, ms[1, k] / ms[3, k], ms[2, k] / ms[4, k]
       }
     }

@@ -1,7 +1,9 @@
 // Every screen size, and accessibility, on every page a learner can open: each
 // view (and the inspector's tensor, gradient and compare variants) and every
-// step of every lesson. One pass per page: open it at 1280 px and wait for the
-// core's values, then at 1280, 768 and 390 px:
+// step of every lesson. One pass per page: open it at 1280 px by deep link and
+// wait for the core's values (a lesson step's live values, code cells and
+// widgets must wait for the weights, and none may fail), then at 1280, 768 and
+// 390 px:
 //   - nothing scrolls sideways (documentElement.scrollWidth <= the viewport);
 //   - no readout (<output>, such as "c = 2e-7") wraps onto two lines;
 //   - no autograd-graph arrow lacks a card on either side (a row of cards wraps);
@@ -68,10 +70,14 @@ const lessonSteps: Screen[] = lessonSlugs.flatMap((slug) =>
   Array.from({ length: lessonCounts(slug).steps }, (_, i) => ({
     name: `${slug}-${i + 1}`,
     url: `./?view=lessons&lesson=${slug}&step=${i + 1}`,
+    // a fresh load by deep link: live values, code cells and widgets wait for the weights, and none fails
     ready: async (page: Page) => {
       await stepShown(page, i + 1);
       await expect(page.locator('.md-live-pending')).toHaveCount(0, { timeout: 20_000 });
+      await expect(page.locator('.md-live-error'), `${slug} step ${i + 1}`).toHaveCount(0);
       for (const out of await page.getByTestId('code-output').all()) await expect(out).not.toHaveText('Running…', { timeout: 20_000 });
+      await expect(page.locator('.code-cell-error'), `${slug} step ${i + 1}`).toHaveCount(0);
+      await expect(page.locator('.lesson-error'), `${slug} step ${i + 1}`).toHaveCount(0);
     },
   })),
 );

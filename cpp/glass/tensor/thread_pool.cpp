@@ -90,7 +90,8 @@ namespace {
 // workers that always slept (and sharing only above 2^16 elements, 2^20
 // multiply-adds): 1 thread 11.1 ms, 2 threads 11.3 ms; with this wait and the
 // sizes in thread_pool.h: 10.7 ms and 6.4 ms. In Chromium, forward + backward
-// on 128 bytes went from 1.33x to 1.78x faster on 2 threads (docs/threads.md).
+// on 128 bytes went from 1.33x to 1.53-1.65x faster on 2 threads, varying with
+// the host (the README's "Threads in the browser").
 class Spin {
  public:
   static constexpr int kMicros = 1000;

@@ -98,7 +98,13 @@ class Spin {
 
   bool again() {
     ++turns_;
-    if (turns_ % 256 == 0 && std::chrono::steady_clock::now() >= until_) return false;  // in wasm the clock is a call out to JS: look seldom
+    // in wasm the clock is a call out to JS: look at it seldom, and not at
+    // all in the short waits (most joins end within the first turns)
+    if (turns_ % 256 == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (turns_ == 256) until_ = now + std::chrono::microseconds(kMicros);
+      if (now >= until_) return false;
+    }
 #ifdef __EMSCRIPTEN__
     // A Web Worker cannot give its core away (sched_yield only runs the
     // thread's queued calls, which made the wait slower): it keeps looking.
@@ -124,7 +130,7 @@ class Spin {
     __builtin_ia32_pause();
 #endif
   }
-  std::chrono::steady_clock::time_point until_ = std::chrono::steady_clock::now() + std::chrono::microseconds(kMicros);
+  std::chrono::steady_clock::time_point until_;  // set at the first look at the clock
   uint32_t turns_ = 0;
 };
 
@@ -142,7 +148,7 @@ class Spin {
 class Pool {
  public:
   explicit Pool(int workers) {
-    for (int i = 0; i < workers; ++i) workers_.emplace_back([this, i] { work(i); });
+    for (int i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
   }
   ~Pool() {
     {
@@ -158,9 +164,9 @@ class Pool {
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
   // Runs body(ctx, i) for i in [0, chunks) on up to `limit` threads, the
-  // caller included; rethrows the first exception a chunk threw. The limit -
-  // 1 first workers wait busily between jobs (Spin), and so does the caller
-  // for the last chunks, only when every thread has a core of its own: or the
+  // caller included; rethrows the first exception a chunk threw. Up to limit
+  // - 1 workers wait busily between jobs (Spin), and so does the caller for
+  // the last chunks, only when every thread has a core of its own: or the
   // spinning would take the cores the others need.
   void run(detail::ChunkFn body, void* ctx, int64_t chunks, int limit) {
     const bool spin = limit <= hardware_threads();
@@ -215,14 +221,27 @@ class Pool {
     return e != seen ? e : 0;
   }
 
-  void work(int index) {
+  // A place among the workers that wait busily: at most spinners_ at once,
+  // whichever are awake. Not the first ones by number: with more workers than
+  // the setting uses (the wasm build keeps every started one), the one woken
+  // for a job must take the place of a spinner that fell asleep, or after the
+  // first long pause every job would wait for a wake-up.
+  bool claim_spin() {
+    int n = spinning_.load(std::memory_order_relaxed);
+    while (n < spinners_.load(std::memory_order_relaxed))
+      if (spinning_.compare_exchange_weak(n, n + 1, std::memory_order_relaxed)) return true;
+    return false;
+  }
+
+  void work() {
     uint64_t seen = 0;
     while (!stop_.load()) {
       uint64_t e = fresh(seen);
-      if (e == 0 && index < spinners_.load(std::memory_order_relaxed)) {
+      if (e == 0 && claim_spin()) {
         Spin spin;
         while ((e = fresh(seen)) == 0 && !stop_.load() && spin.again()) {
         }
+        spinning_.fetch_sub(1, std::memory_order_relaxed);
       }
       if (e == 0) {
         // One wait, then back to looking busily, whatever woke it: a worker
@@ -251,13 +270,18 @@ class Pool {
   int64_t chunks_ = 0;
   int limit_ = 1;
   std::exception_ptr error_;  // the first a chunk threw (under mutex_)
-  std::atomic<int64_t> next_{0};
   uint64_t epoch_ = 0;                // the caller's count of jobs
-  std::atomic<uint64_t> open_{0};     // the open job's epoch, 0 when none
-  std::atomic<int> users_{0};         // threads counted in on the job, the caller included
-  std::atomic<int> spinners_{0};      // workers that wait busily (run() sets it)
+  std::atomic<int> spinners_{0};      // workers that may wait busily (run() sets it)
+  std::atomic<int> spinning_{0};      // workers waiting busily now
   std::atomic<int> sleepers_{0};      // workers asleep on wake_
   std::atomic<bool> stop_{false};
+  // Each on a cache line of its own: waiting workers read open_ all the time,
+  // and every claim of a chunk writes next_; sharing a line, each claim would
+  // first take the line back from the readers.
+  alignas(64) std::atomic<uint64_t> open_{0};  // the open job's epoch, 0 when none
+  alignas(64) std::atomic<int64_t> next_{0};
+  alignas(64) std::atomic<int> users_{0};      // threads counted in on the job, the caller included
+  char pad_[64 - sizeof(std::atomic<int>)];
   std::mutex mutex_;                  // guards error_, and the sleep/wake handshake
   std::condition_variable wake_;
 

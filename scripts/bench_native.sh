@@ -10,6 +10,8 @@
 #   instruction set the build's matrix product uses and its register tile. It also times
 #   inspect_1x128, the page's run (forward + backward on 128 bytes, every snapshot kept), which
 #   PyTorch has no counterpart for: printed as "GlassLLM only", with its speed-up.
+# With more than one thread, the host check (bench/host_check.mjs) runs before and after: it says
+# whether each thread had a core of its own, which a virtual machine's host does not always give.
 # Other extra arguments go to both sides: npm run bench:native -- --runs 20 --warmup 3
 # GLASS_BENCH_PRESET=native-avx2 times the build without AVX-512 (build/native-avx2) instead.
 set -euo pipefail
@@ -50,6 +52,10 @@ mkdir -p build/bench
 counts=(1)
 ((threads == 1)) || counts+=("$threads")
 say "bench:native: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(getconf _NPROCESSORS_ONLN) cores (timings are wall clock)"
+# whether the cores are this machine's own right now (bench/host_check.mjs): on a virtual machine
+# the host at times shares them, and then no thread speed-up can show
+host_check() { ((threads > 1)) && { node bench/host_check.mjs "$threads" 3 | sed "s/^host check/host check ($1)/"; } || true; }
+host_check before
 for t in "${counts[@]}"; do
   say "bench:native: PyTorch ($t thread(s), LD_PRELOAD=$openblas)"
   OPENBLAS_NUM_THREADS=$t OMP_NUM_THREADS=$t MKL_NUM_THREADS=$t LD_PRELOAD="$openblas" \
@@ -61,6 +67,7 @@ done
 say "bench:native: median ms (ratio = GlassLLM / PyTorch at the same thread count; target for the training step <= 0.8)"
 files=()
 for t in "${counts[@]}"; do files+=("build/bench/torch_${t}t.txt" "build/bench/glassllm_${t}t.txt"); done
+status=0
 awk -v counts="${counts[*]}" '
   BEGIN { nc = split(counts, th, " ") }
   FNR == 1 { side++ }
@@ -86,4 +93,6 @@ awk -v counts="${counts[*]}" '
       }
     }
     exit bad
-  }' "${files[@]}"
+  }' "${files[@]}" || status=$?
+host_check after
+exit "$status"

@@ -1,0 +1,11 @@
+// Types of bench/host_check.mjs, for the TypeScript tests that import it.
+export interface HostCheck {
+  threads: number;
+  /** Per round: the work of `threads` threads together over one thread's. */
+  ratios: number[];
+  median: number;
+  low: number;
+}
+export function hostCheck(threads?: number, rounds?: number): Promise<HostCheck>;
+export function fullCores(c: HostCheck): boolean;
+export function describeHost(c: HostCheck, when?: string): string;

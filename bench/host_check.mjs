@@ -1,0 +1,93 @@
+// Are the machine's cores its own right now? A thread speed-up measured on a
+// virtual machine is only as good as the cores the host gives it at that
+// moment: on the 2-core EPYC this project is measured on, the host at times
+// runs the two virtual CPUs on one physical core, or hands one of them to
+// someone else for a while. Then two threads of pure arithmetic do no more
+// work than one, and the same GlassLLM binary that ran 1.7x faster on 2
+// threads a minute before runs 1.0x (no error, no steal time reported).
+//
+// This check runs the same floating-point loop on one worker thread, then on
+// `threads` at once (started together), and reports how much more work the
+// many did than the one: about `threads` when every core is there. The
+// benchmarks print it before and after their figures (and the browser one
+// beside each page), so a figure says which state it was taken in.
+//
+//   node bench/host_check.mjs [THREADS] [ROUNDS]   (default: the cores, 3 rounds)
+import { availableParallelism } from 'node:os';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+
+const WINDOW_MS = 150;
+
+// Four independent multiply-add chains: throughput-bound, no memory traffic.
+function work(ms) {
+  let a = 1.1, b = 1.2, c = 1.3, d = 1.4, n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < ms) {
+    for (let i = 0; i < 20000; i++) {
+      a = a * 0.9999999 + 1e-7;
+      b = b * 0.9999999 + 1e-7;
+      c = c * 0.9999999 + 1e-7;
+      d = d * 0.9999999 + 1e-7;
+    }
+    n += 20000;
+    t = performance.now();
+  }
+  return { rate: n / (t - t0), sink: a + b + c + d };
+}
+
+if (!isMainThread) {
+  // wait at the barrier, so that every worker of a round starts at once
+  const flag = new Int32Array(workerData.flag);
+  Atomics.wait(flag, 0, 0);
+  parentPort.postMessage(work(workerData.ms).rate);
+}
+
+/** Total work per millisecond of `count` worker threads run together for ms. */
+async function together(count, ms) {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const workers = Array.from({ length: count }, () => new Worker(fileURLToPath(import.meta.url), { workerData: { flag: flag.buffer, ms } }));
+  const rates = workers.map((w) => new Promise((res, rej) => (w.once('message', res), w.once('error', rej))));
+  await Promise.all(workers.map((w) => new Promise((res) => w.once('online', res))));
+  await new Promise((r) => setTimeout(r, 20));  // each worker reaches its Atomics.wait
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+  const out = await Promise.all(rates);
+  await Promise.all(workers.map((w) => w.terminate()));
+  return out.reduce((s, x) => s + x, 0);
+}
+
+/** { threads, ratios: one per round, median, low }: the work of `threads` threads together over one's. */
+export async function hostCheck(threads = availableParallelism(), rounds = 3) {
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    const one = await together(1, WINDOW_MS);
+    const many = await together(threads, WINDOW_MS);
+    ratios.push(many / one);
+  }
+  const sorted = [...ratios].sort((x, y) => x - y);
+  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0] };
+}
+
+/** Whether a check says every core was there: at least 90% of the ideal in its median round. */
+export const fullCores = (c) => c.median >= 0.9 * c.threads;
+
+/** One line for a benchmark's output. */
+export function describeHost(c, when) {
+  const x = (v) => `${v.toFixed(2)}x`;
+  const verdict = fullCores(c)
+    ? 'each thread has a core of its own'
+    : 'these cores are shared right now (by the host, or by another program here): thread speed-ups measured in this state understate the code';
+  return `host check${when ? ` (${when})` : ''}: ${c.threads} threads of plain arithmetic did ${x(c.median)} the work of 1 (median of ${c.ratios.length} round${c.ratios.length === 1 ? '' : 's'}, lowest ${x(c.low)}; ideal ${c.threads}x): ${verdict}`;
+}
+
+if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const threads = Number(process.argv[2] ?? availableParallelism());
+  const rounds = Number(process.argv[3] ?? 3);
+  if (!Number.isInteger(threads) || threads < 2 || threads > 256 || !Number.isInteger(rounds) || rounds < 1 || rounds > 100) {
+    console.error(`host_check: THREADS is a whole number from 2 to 256 and ROUNDS from 1 to 100, got ${process.argv[2]} and ${process.argv[3]}`);
+    process.exit(2);
+  }
+  console.log(describeHost(await hostCheck(threads, rounds)));
+}

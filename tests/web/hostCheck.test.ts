@@ -1,0 +1,30 @@
+// The benchmarks' host check (bench/host_check.mjs): its verdict, and one real
+// short run (its figure depends on the machine, so only its form is checked).
+import { describe, expect, test } from 'vitest';
+import { describeHost, fullCores, hostCheck } from '../../bench/host_check.mjs';
+
+const check = (threads: number, ratios: number[]) => {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0] };
+};
+
+describe('host check', () => {
+  test('a core per thread from 90% of the ideal in the median round, and the line says which', () => {
+    expect(fullCores(check(2, [1.95, 1.6, 1.99]))).toBe(true);
+    expect(fullCores(check(2, [1.79, 1.9, 1.2]))).toBe(false);
+    expect(fullCores(check(4, [3.6, 3.7, 3.5]))).toBe(true);
+    expect(fullCores(check(4, [3.5, 3.4, 3.9]))).toBe(false);
+    expect(describeHost(check(2, [1.95, 1.6, 1.99]), 'before')).toBe(
+      'host check (before): 2 threads of plain arithmetic did 1.95x the work of 1 (median of 3 rounds, lowest 1.60x; ideal 2x): each thread has a core of its own',
+    );
+    expect(describeHost(check(2, [1.02]))).toMatch(/^host check: 2 threads .* did 1\.02x the work of 1 \(median of 1 round, .*: these cores are shared right now/);
+  });
+
+  test('a real run: one ratio per round, each a positive finite number', async () => {
+    const c = await hostCheck(2, 2);
+    expect(c.threads).toBe(2);
+    expect(c.ratios).toHaveLength(2);
+    for (const r of c.ratios) expect(Number.isFinite(r) && r > 0).toBe(true);
+    expect(c.low).toBeLessThanOrEqual(c.median);
+  });
+});

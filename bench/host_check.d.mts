@@ -5,6 +5,8 @@ export interface HostCheck {
   ratios: number[];
   median: number;
   low: number;
+  /** How much one thread's rate moved between rounds: (highest - lowest) / highest. */
+  spread: number;
 }
 export function hostCheck(threads?: number, rounds?: number): Promise<HostCheck>;
 export function fullCores(c: HostCheck): boolean;

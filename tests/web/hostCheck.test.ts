@@ -3,19 +3,21 @@
 import { describe, expect, test } from 'vitest';
 import { describeHost, fullCores, hostCheck } from '../../bench/host_check.mjs';
 
-const check = (threads: number, ratios: number[]) => {
+const check = (threads: number, ratios: number[], spread = 0.02) => {
   const sorted = [...ratios].sort((a, b) => a - b);
-  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0] };
+  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0], spread };
 };
 
 describe('host check', () => {
-  test('a core per thread from 90% of the ideal in the median round, and the line says which', () => {
+  test('a core per thread: 90% of the ideal in the median round and a steady single thread; the line says which', () => {
     expect(fullCores(check(2, [1.95, 1.6, 1.99]))).toBe(true);
     expect(fullCores(check(2, [1.79, 1.9, 1.2]))).toBe(false);
     expect(fullCores(check(4, [3.6, 3.7, 3.5]))).toBe(true);
     expect(fullCores(check(4, [3.5, 3.4, 3.9]))).toBe(false);
+    expect(fullCores(check(2, [1.95, 1.97, 1.99], 0.15))).toBe(true);
+    expect(fullCores(check(2, [1.95, 1.97, 1.99], 0.4))).toBe(false);
     expect(describeHost(check(2, [1.95, 1.6, 1.99]), 'before')).toBe(
-      'host check (before): 2 threads of plain arithmetic did 1.95x the work of 1 (median of 3 rounds, lowest 1.60x; ideal 2x): each thread has a core of its own',
+      'host check (before): 2 threads of plain arithmetic did 1.95x the work of 1 (median of 3 rounds, lowest 1.60x; ideal 2x), and 1 thread\'s rate moved 2% between rounds: each thread has a core of its own',
     );
     expect(describeHost(check(2, [1.02]))).toMatch(/^host check: 2 threads .* did 1\.02x the work of 1 \(median of 1 round, .*: these cores are shared right now/);
   });
@@ -26,5 +28,6 @@ describe('host check', () => {
     expect(c.ratios).toHaveLength(2);
     for (const r of c.ratios) expect(Number.isFinite(r) && r > 0).toBe(true);
     expect(c.low).toBeLessThanOrEqual(c.median);
+    expect(c.spread >= 0 && c.spread < 1).toBe(true);
   });
 });

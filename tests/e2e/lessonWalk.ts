@@ -2,6 +2,7 @@
 // step's checks with the core's own answer, and walk a whole lesson file.
 import { readFileSync, readdirSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
+import { stepId } from '../../web/src/lessons/parse';
 
 export const SHOTS = 'build/screenshots';
 
@@ -9,6 +10,14 @@ export const SHOTS = 'build/screenshots';
 export function lessonCounts(slug: string): { steps: number; checks: number } {
   const lines = readFileSync(`web/src/lessons/${slug}.md`, 'utf8').split('\n');
   return { steps: lines.filter((l) => l.startsWith('## ')).length, checks: lines.filter((l) => /^```check\s*$/.test(l)).length };
+}
+
+/** A lesson's step ids in order, as the app keeps progress by them (parse.ts stepId, from each ## title). */
+export function lessonStepIds(slug: string): string[] {
+  return readFileSync(`web/src/lessons/${slug}.md`, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('## '))
+    .map((l) => stepId(l.slice(3).trim()));
 }
 
 /** The lesson path as the app orders it (web/src/lessons/index.ts): by `order`, then slug. Lesson N on the page is path[N - 1]. */

@@ -300,7 +300,8 @@ test('an endless loop in a code cell is stopped after 3 s in its own sandbox; th
 test('garbage in localStorage is tolerated', async ({ page }) => {
   await page.goto('./?view=lab');
   for (const junk of ['{not json', '[1,2,3]', '{"lessons":{"rmsnorm":{"seen":"all","passed":7,"last":{}}}}']) {
-    await page.evaluate((j) => localStorage.setItem('glassllm.lessons.v1', j), junk);
+    // both versions of the record: the app writes version 2 once a step opens, and reads version 1 only without it
+    await page.evaluate((j) => ['glassllm.lessons.v1', 'glassllm.lessons.v2'].forEach((k) => localStorage.setItem(k, j)), junk);
     await page.goto('./?view=lessons');
     await expect(page.getByTestId('lesson-card-rmsnorm')).toBeVisible();
     await page.getByTestId('lesson-card-rmsnorm').getByRole('button').first().click();

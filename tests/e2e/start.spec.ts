@@ -3,17 +3,25 @@
 // the lab and inspector are one click away, the lesson cards' buttons have
 // distinct names, a finished lesson says so, and nothing on the site is a 404.
 import { expect, test, type Page } from '@playwright/test';
-import { SHOTS, lessonCounts, lessonNumber, lessonPath, stepShown } from './lessonWalk';
+import { SHOTS, lessonCounts, lessonNumber, lessonPath, lessonStepIds, stepShown } from './lessonWalk';
 
-const PROGRESS_KEY = 'glassllm.lessons.v1';
 const allSeen = (slug: string) => Array.from({ length: lessonCounts(slug).steps }, (_, i) => i);
 /** The first lesson of the path (the tour). */
 const FIRST = lessonPath()[0];
 
-async function setProgress(page: Page, lessons: Record<string, { seen: number[]; passed?: string[]; last: number; time: number }>) {
+/**
+ * Stores progress given by step numbers: as the app keeps it (version 2, step
+ * ids), or as it kept it before (version 1, the numbers themselves), which the
+ * app reads as today's steps.
+ */
+async function setProgress(page: Page, lessons: Record<string, { seen: number[]; passed?: string[]; last: number; time: number }>, version: 1 | 2 = 2) {
+  const entries = Object.entries(lessons).map(([slug, v]) => {
+    const ids = lessonStepIds(slug);
+    return [slug, version === 1 ? { passed: [], ...v } : { passed: [], ...v, seen: v.seen.map((i) => ids[i]), last: ids[v.last] }];
+  });
   await page.evaluate(
     ([key, value]) => localStorage.setItem(key, value),
-    [PROGRESS_KEY, JSON.stringify({ version: 1, lessons: Object.fromEntries(Object.entries(lessons).map(([k, v]) => [k, { passed: [], ...v }])) })],
+    [`glassllm.lessons.v${version}`, JSON.stringify({ version, lessons: Object.fromEntries(entries) })],
   );
 }
 
@@ -55,10 +63,11 @@ test('the start page: what GlassLLM is, start with lesson 1, then continue where
 
 test('continue goes to the lesson opened last; once it is finished, to the next unfinished one', async ({ page }) => {
   await page.goto('./');
+  // kept by step numbers, as before step ids: read as today's steps
   await setProgress(page, {
     'tensors-autograd': { seen: [0, 1], last: 1, time: 1000 },
     rmsnorm: { seen: [0, 1, 2], last: 2, time: 2000 },
-  });
+  }, 1);
   await page.reload();
   await expect(page.getByTestId('start-continue')).toHaveText(new RegExp(`lesson ${lessonNumber('rmsnorm')}, step 3`));
   await setProgress(page, {

@@ -9,7 +9,7 @@ import { formatArray, formatScalar } from '../../web/src/common/numpyFormat';
 import { isRight, judge, lessonChecks, parseAnswerNumber, parseLesson, stepExpressions, type CheckSpec, type Lesson, type Precision } from '../../web/src/lessons/parse';
 import type { ValueOutcome } from '../../web/src/protocol/base';
 import { readLessonUrl, withLesson, writeLessonUrl } from '../../web/src/lessons/lessonUrl';
-import { PROGRESS_KEY, readProgress } from '../../web/src/lessons/progress';
+import { PROGRESS_KEY, PROGRESS_KEY_V1, readProgress } from '../../web/src/lessons/progress';
 import { WIDGET_NAMES, WIDGETS_BY_MODULE, isWidgetName } from '../../web/src/lessons/widgets';
 import { evaluate, runCode } from '../../web/src/worker/lessonOps/code';
 import { broadcastShapes as computeBroadcast, autogradGraph as computeGraph } from '../../web/src/worker/lessonOps/autograd';
@@ -130,13 +130,15 @@ describe('lesson addresses and progress', () => {
     expect(withLesson('?view=lessons', here)).toBe('?view=lessons');
     expect(withLesson('?view=lab', '?view=lessons')).toBe('?view=lab');
   });
-  it('garbage in storage reads as no progress, never throws', () => {
-    for (const junk of ['{', 'null', '[]', '42', '{"lessons": 7}', '{"lessons": {"rmsnorm": {"seen": "x", "passed": [1, "a"], "last": -3}}}']) {
-      const p = readProgress({ getItem: (k) => (k === PROGRESS_KEY ? junk : null) });
-      expect(typeof p).toBe('object');
-      if (p.rmsnorm) expect(p.rmsnorm).toEqual({ seen: [], passed: ['a'], last: 0, time: 0 });
-    }
-    expect(readProgress({ getItem: () => { throw new Error('denied'); } })).toEqual({});
+  it('garbage in storage reads as no progress, never throws, in either version', () => {
+    const steps = (slug: string) => (slug === 'rmsnorm' ? ['a', 'b'] : null);
+    for (const key of [PROGRESS_KEY, PROGRESS_KEY_V1])
+      for (const junk of ['{', 'null', '[]', '42', '{"lessons": 7}', '{"lessons": {"rmsnorm": {"seen": "x", "passed": [1, "a"], "last": -3}}}']) {
+        const p = readProgress({ getItem: (k) => (k === key ? junk : null) }, steps);
+        expect(typeof p).toBe('object');
+        if (p.rmsnorm) expect(p.rmsnorm).toEqual({ seen: [], passed: ['a'], last: '', time: 0 });
+      }
+    expect(readProgress({ getItem: () => { throw new Error('denied'); } }, steps)).toEqual({});
   });
 });
 

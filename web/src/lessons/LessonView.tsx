@@ -13,7 +13,7 @@ import { askLesson, modelReadyFor } from '../viewmodels/lessonOp';
 import { lessonPrompt } from '../viewmodels/lessonPrompt';
 import { Markdown, type Values } from './Markdown';
 import type { ValueOutcome } from '../protocol/base';
-import { stepExpressions, type Lesson } from './parse';
+import { stepExpressions, stepIds, type Lesson } from './parse';
 import { goTo, lessonRoute, markSeen, progress } from './route';
 import { LessonWidget } from './widgets';
 import { LessonDone } from './LessonDone';
@@ -52,7 +52,7 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
   };
 
   useEffect(() => {
-    markSeen(lesson.slug, stepIndex);
+    markSeen(lesson.slug, step.id);
     document.title = `${step.title} · ${lesson.title} · GlassLLM`;
   }, [lesson.slug, stepIndex]);
 
@@ -147,7 +147,7 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
                 href={`?view=lessons&lesson=${lesson.slug}&step=${i + 1}`}
                 title={s.title}
                 aria-current={i === stepIndex ? 'step' : undefined}
-                class={p.seen.includes(i) ? 'seen' : undefined}
+                class={p.seen.includes(s.id) ? 'seen' : undefined}
                 onClick={(e) => {
                   e.preventDefault();
                   go(i);
@@ -190,12 +190,12 @@ export function LessonView({ lesson }: { lesson: Lesson }) {
         })}
       </div>
 
-      {stepIndex + 1 === total && (isFinished(p, total) ? (
+      {stepIndex + 1 === total && (isFinished(p, stepIds(lesson)) ? (
         <LessonDone lesson={lesson} />
       ) : (
         <p class="lesson-unfinished" data-testid="lesson-unfinished">
           This is the last step. Steps not opened yet:{' '}
-          {lesson.steps.map((_, i) => i).filter((i) => !p.seen.includes(i)).map((i) => i + 1).join(', ')} — the lesson counts as
+          {lesson.steps.flatMap((s, i) => (p.seen.includes(s.id) ? [] : [i + 1])).join(', ')} — the lesson counts as
           completed once every step has been opened.
         </p>
       ))}

@@ -2,9 +2,9 @@
 import { LESSONS, lessonBySlug } from './index';
 import { GlossaryPage } from './GlossaryPage';
 import { LessonView } from './LessonView';
-import { lessonChecks } from './parse';
+import { lessonChecks, stepIds } from './parse';
 import { LessonDone, LessonLink } from './LessonDone';
-import { isFinished, lessonProgress } from './progress';
+import { isFinished, lessonProgress, resumeAt, seenCount } from './progress';
 import { goTo, lessonRoute, progress, resetProgress } from './route';
 import './lessons.css';
 
@@ -51,10 +51,11 @@ function LessonPath() {
           const checkIds = lessonChecks(l).map((c) => c.id);
           const checks = checkIds.length;
           const right = p.passed.filter((id) => checkIds.includes(id)).length;
-          const seen = p.seen.filter((s) => s < l.steps.length).length;
+          const ids = stepIds(l);
+          const seen = seenCount(p, ids);
           const started = seen > 0;
-          const finished = isFinished(p, l.steps.length);
-          const resume = Math.min(p.last, l.steps.length - 1);
+          const finished = isFinished(p, ids);
+          const resume = resumeAt(p, ids);
           const name = `lesson ${n}, ${l.title}`;
           return (
             <li key={l.slug} class={`lessons-card${finished ? ' finished' : ''}`} data-testid={`lesson-card-${l.slug}`}>

@@ -3,7 +3,8 @@
 // because it reads their path and progress; it needs no KaTeX.
 import { ViewLink } from '../app/ViewLink';
 import { LessonLink, pathLessons } from './LessonDone';
-import { continueTarget, isFinished, lessonProgress } from './progress';
+import { stepIds } from './parse';
+import { continueTarget, isFinished, lessonProgress, seenCount } from './progress';
 import { goTo, progress } from './route';
 import './StartPage.css';
 
@@ -13,11 +14,11 @@ export function StartPage() {
   const first = path[0] ?? null;
   const target = continueTarget(
     all,
-    path.map((p) => ({ slug: p.lesson.slug, steps: p.lesson.steps.length })),
+    path.map((p) => ({ slug: p.lesson.slug, steps: stepIds(p.lesson) })),
   );
   const resume = target === null ? null : path.find((p) => p.lesson.slug === target.slug)!;
-  const anyProgress = path.some((p) => lessonProgress(all, p.lesson.slug).seen.length > 0);
-  const allDone = path.length > 0 && path.every((p) => isFinished(lessonProgress(all, p.lesson.slug), p.lesson.steps.length));
+  const anyProgress = path.some((p) => seenCount(lessonProgress(all, p.lesson.slug), stepIds(p.lesson)) > 0);
+  const allDone = path.length > 0 && path.every((p) => isFinished(lessonProgress(all, p.lesson.slug), stepIds(p.lesson)));
   return (
     <section class="start" aria-labelledby="start-title" data-testid="start-page">
       <h1 id="start-title">Watch a language model think, number by number</h1>
@@ -57,14 +58,15 @@ export function StartPage() {
       <ol class="start-path">
         {path.map(({ lesson, number }) => {
           const p = lessonProgress(all, lesson.slug);
-          const done = isFinished(p, lesson.steps.length);
+          const ids = stepIds(lesson);
+          const done = isFinished(p, ids);
           return (
             <li key={lesson.slug} data-testid={`start-lesson-${lesson.slug}`}>
               <LessonLink slug={lesson.slug}>
                 Lesson {number}: {lesson.title}
               </LessonLink>{' '}
               <span class="start-status">
-                {done ? '✓ completed' : p.seen.length > 0 ? `${p.seen.filter((s) => s < lesson.steps.length).length} of ${lesson.steps.length} steps opened` : ''}
+                {done ? '✓ completed' : seenCount(p, ids) > 0 ? `${seenCount(p, ids)} of ${lesson.steps.length} steps opened` : ''}
               </span>
             </li>
           );

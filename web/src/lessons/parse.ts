@@ -91,8 +91,19 @@ export type Block =
   | { kind: 'check'; check: CheckSpec };
 
 export interface Step {
+  /** The step's name in the learner's progress, from its title: adding or moving steps leaves it as it was. */
+  id: string;
   title: string;
   blocks: Block[];
+}
+
+/** A lesson's step ids, in order. */
+export const stepIds = (lesson: { steps: readonly Step[] }): string[] => lesson.steps.map((s) => s.id);
+
+/** A step's id: its title in lower-case letters and digits, words joined by "-" (at most 64 characters). */
+export function stepId(title: string): string {
+  const id = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+/, '').slice(0, 64).replace(/-+$/, '');
+  return id === '' ? 'step' : id;
 }
 
 export interface Lesson extends LessonMeta {
@@ -147,7 +158,11 @@ export function parseLesson(slug: string, source: string): Lesson {
     const line = lines[i];
     if (line.startsWith('## ')) {
       flush();
-      steps.push({ title: line.slice(3).trim(), blocks: [] });
+      const title = line.slice(3).trim();
+      const id = stepId(title);
+      const twin = steps.find((s) => s.id === id);
+      if (twin !== undefined) fail(`steps "${twin.title}" and "${title}" have the same id "${id}" (progress is kept by it): retitle one`);
+      steps.push({ id, title, blocks: [] });
       continue;
     }
     const fence = FENCE.exec(line);

@@ -4,6 +4,7 @@ import { signal } from '@preact/signals';
 import { urlProblems, view } from '../app/state';
 import { lessonBySlug } from './index';
 import { correctLessonUrl, readLessonUrl, withLesson, writeLessonUrl, type LessonRoute } from './lessonUrl';
+import { stepIds } from './parse';
 import { lessonProgress, readProgress, writeProgress, type Progress } from './progress';
 
 const stepsOf = (slug: string) => lessonBySlug(slug)?.steps.length ?? null;
@@ -38,7 +39,10 @@ export function startLessons(): void {
   });
 }
 
-export const progress = signal<Progress>(readProgress(storage));
+export const progress = signal<Progress>(readProgress(storage, (slug) => {
+  const lesson = lessonBySlug(slug);
+  return lesson === null ? null : stepIds(lesson);
+}));
 
 function updateProgress(slug: string, change: (p: ReturnType<typeof lessonProgress>) => ReturnType<typeof lessonProgress>) {
   const next = { ...progress.peek(), [slug]: change(lessonProgress(progress.peek(), slug)) };
@@ -46,9 +50,9 @@ function updateProgress(slug: string, change: (p: ReturnType<typeof lessonProgre
   writeProgress(storage, next);
 }
 
-export function markSeen(slug: string, step: number): void {
-  const p = lessonProgress(progress.peek(), slug);
-  updateProgress(slug, (q) => ({ ...q, seen: q.seen.includes(step) ? q.seen : [...q.seen, step], last: step, time: Date.now() }));
+/** The learner opened this step (by its id, parse.ts Step.id). */
+export function markSeen(slug: string, stepId: string): void {
+  updateProgress(slug, (q) => ({ ...q, seen: q.seen.includes(stepId) ? q.seen : [...q.seen, stepId], last: stepId, time: Date.now() }));
 }
 
 export function markPassed(slug: string, checkId: string): void {
@@ -57,7 +61,7 @@ export function markPassed(slug: string, checkId: string): void {
 }
 
 export function resetProgress(slug: string): void {
-  updateProgress(slug, () => ({ seen: [], passed: [], last: 0, time: 0 }));
+  updateProgress(slug, () => ({ seen: [], passed: [], last: '', time: 0 }));
 }
 
 /**

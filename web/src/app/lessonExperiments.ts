@@ -7,7 +7,8 @@ import type { DataSource, ModelConfigInput, ProbeSpec, TrainSettings } from '../
 import { SMALL_MODEL, SMALL_TRAINING, type RunSetup } from './trainPresets';
 
 /** What the widget draws under the runs (the loss plot is always there). */
-export type ExperimentView = 'block-grads' | 'lr' | 'grad-norm' | 'probes';
+/** What a placement of an experiment shows (`show=` in the lesson): the loss curves, and each experiment's own views. */
+export type ExperimentView = 'loss' | 'block-grads' | 'lr' | 'grad-norm' | 'probes';
 
 /** A run of an experiment: its settings and its text. */
 export type ExperimentRun = RunSetup & { data: DataSource };
@@ -51,7 +52,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     a: depth('pre-norm'),
     b: depth('post-norm', { norm: 'post' }),
     probes: [],
-    views: ['block-grads'],
+    views: ['loss', 'block-grads'],
   },
   {
     id: 'residual',
@@ -59,7 +60,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     a: depth('with residuals'),
     b: depth('without residuals', { residual: false }),
     probes: [],
-    views: ['block-grads'],
+    views: ['loss', 'block-grads'],
   },
   {
     id: 'batch',
@@ -67,7 +68,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     a: tiny('batch of 1', {}, { batch: 1 }),
     b: tiny('batch of 32', {}, { batch: 32 }),
     probes: [],
-    views: [],
+    views: ['loss'],
   },
   {
     id: 'adamw',
@@ -79,7 +80,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
       { param: 'norm_final.gamma', index: 0, label: 'a gain γ of the final norm' },
       { param: 'tok_emb.weight', index: 0, label: 'the embedding of byte 0, which the text never contains' },
     ],
-    views: ['lr', 'grad-norm', 'probes'],
+    views: ['loss', 'lr', 'grad-norm', 'probes'],
   },
   {
     id: 'overfit',
@@ -87,7 +88,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
     a: tiny('the first 2,000 bytes', { d: 64 }, OVERFIT_TRAINING, { kind: 'kjv', bytes: 2000 }),
     b: tiny('the whole excerpt', { d: 64 }, OVERFIT_TRAINING),
     probes: [],
-    views: [],
+    views: ['loss'],
   },
 ];
 

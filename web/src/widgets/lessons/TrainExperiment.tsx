@@ -143,7 +143,8 @@ export function TrainExperiment({ args }: WidgetProps) {
         This step asks for an experiment named “{id}”, which does not exist.
       </p>
     );
-  // `show=lr,grad-norm`: the views of this placement (a later step shows another side of the same runs)
+  // `show=lr,grad-norm`: the views of this placement (a later step shows another side of the same
+  // runs, without the loss curves an earlier step already showed); all of them without `show`
   const show = args.show === undefined ? e.views : args.show.split(',').map((v) => v.trim());
   const unknown = show.filter((v) => !(e.views as string[]).includes(v));
   if (unknown.length > 0)
@@ -176,12 +177,16 @@ export function TrainExperiment({ args }: WidgetProps) {
           <RunLine key={r.id} r={r} />
         ))}
       </ul>
-      <LossPlot runs={runs} />
-      <ToNotice>
-        {ended
-          ? ` run A ended at a training loss of ${fmt(runs[0].reports.at(-1)?.loss ?? NaN, 4)} and run B at ${fmt(runs[1].reports.at(-1)?.loss ?? NaN, 4)}; the markers are the loss on text neither run trained on.`
-          : ' both curves start near ln 256 nats, the loss of a uniform guess over the 256 bytes, and fall as the runs learn.'}
-      </ToNotice>
+      {show.includes('loss') && (
+        <>
+          <LossPlot runs={runs} />
+          <ToNotice>
+            {ended
+              ? ` run A ended at a training loss of ${fmt(runs[0].reports.at(-1)?.loss ?? NaN, 4)} and run B at ${fmt(runs[1].reports.at(-1)?.loss ?? NaN, 4)}; the markers are the loss on text neither run trained on.`
+              : ' both curves start near ln 256 nats, the loss of a uniform guess over the 256 bytes, and fall as the runs learn.'}
+          </ToNotice>
+        </>
+      )}
       {show.includes('block-grads') && (
         <>
           <GradHeatmaps runs={runs} pairClass="te-pair" cardClass="te-card" testId={`te-grad-${id}`} />

@@ -23,6 +23,10 @@
 // work, and a 2-thread page timed then gains little whatever the code does.
 // Each page's line carries its check, and the speed-ups are printed over all
 // pages and over the pages taken while each thread had a core of its own.
+// Each 2-thread page also times forward + backward alternating 1 and 2
+// threads in chunks of 5 runs (glass.model.bench's `threads`): pages differ
+// from one another by up to a third, so the counts compared within one page
+// say most about the code.
 //
 //   npx vite build && node bench/browser/threads.mjs [N] [W] [ROUNDS]
 // Serves dist/ on port 4177 (BENCH_PORT, BENCH_DIST to change).
@@ -37,6 +41,7 @@ const SETTLE_MS = 3000;
 const PORT = Number(process.env.BENCH_PORT ?? 4177);
 const DIST = process.env.BENCH_DIST;
 const COUNTS = [1, 2];
+const PAIRS = 8; // alternating 1- and 2-thread chunks of 5 runs in each 2-thread page
 const same = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 const ms = (x) => `${x.toFixed(1)} ms`;
 const TEXT = 'In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face'.padEnd(128, '.').slice(0, 128);
@@ -50,9 +55,16 @@ async function measure(page, url, threads) {
   await page.evaluate(({ text }) => globalThis.glass.model.bench(text, { dtype: 'float32', backward: true, repeat: 20 }), { text: TEXT });
   await page.waitForTimeout(SETTLE_MS);
   const model = await page.evaluate(({ text, N }) => globalThis.glass.model.bench(text, { dtype: 'float32', backward: true, repeat: N }), { text: TEXT, N });
+  // on a 2-thread page, also 1 and 2 threads in turn, 5 runs each, in this same page
+  const alternating = threads === 1 ? null : await page.evaluate(async ({ text, pairs }) => {
+    const out = [];
+    for (let i = 0; i < pairs; i++)
+      for (const t of [1, 2]) out.push({ threads: t, times: await globalThis.glass.model.bench(text, { dtype: 'float32', backward: true, repeat: 5, threads: t }) });
+    return out;
+  }, { text: TEXT, pairs: PAIRS });
   const base = { heads: 4, norm: 'pre', normKind: 'rms', residual: true, eps: 1e-6, initScale: 'depth', dtype: 'float32', blocks: 4, d: 128, ctx: 128 };
   const run = await page.evaluate(({ config, steps }) => globalThis.glass.train.run({ config, steps, batch: 16, lr: 2e-3, warmup: 1, seed: 1 }), { config: base, steps: N + W });
-  return { line, isolated, build, model, step: run.seconds.slice(W).map((s) => s * 1000), losses: run.losses };
+  return { line, isolated, build, model, alternating, step: run.seconds.slice(W).map((s) => s * 1000), losses: run.losses };
 }
 
 async function main() {
@@ -88,6 +100,14 @@ async function main() {
   speedUp(pages, `all ${pages.length} pages`);
   const full = pages.filter((p) => fullCores(p.host));
   speedUp(full, `the ${full.length} pages whose host check found a core per thread`);
+  // the same page alternating 1 and 2 threads: both counts see the same host, page and compiled code
+  const chunks = pages.flatMap((p) => p.alternating ?? []);
+  const on = (t) => chunks.filter((c) => c.threads === t);
+  const pairSpeedUps = on(1).map((c, i) => median(c.times) / median(on(2)[i].times));
+  if (chunks.length > 0)
+    console.log(
+      `  forward + backward alternating 1 and 2 threads in each 2-thread page (${on(1).length} pairs of 5-run chunks): medians ${ms(median(on(1).flatMap((c) => c.times)))} / ${ms(median(on(2).flatMap((c) => c.times)))}, speed-up ${(median(on(1).flatMap((c) => c.times)) / median(on(2).flatMap((c) => c.times))).toFixed(2)}x; per pair, median ${median(pairSpeedUps).toFixed(2)}x, from ${Math.min(...pairSpeedUps).toFixed(2)}x to ${Math.max(...pairSpeedUps).toFixed(2)}x`,
+    );
   console.log(`  ${describeHost(after, 'after the last page')}`);
   const losses = pages.map((p) => p.losses);
   const ok = losses.every((l) => same(l, losses[0]));

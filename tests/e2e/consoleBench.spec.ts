@@ -1,5 +1,6 @@
 // glass.model.bench from the console: bounded arguments with clear messages,
-// progress between chunks, cancellation, and the lab answering while it runs.
+// progress between chunks, cancellation, runs on another thread count, and
+// the lab answering while it runs.
 import { expect, test } from '@playwright/test';
 
 test('glass.model.bench refuses bad arguments, reports progress and can be cancelled', async ({ page }) => {
@@ -43,6 +44,26 @@ test('glass.model.bench refuses bad arguments, reports progress and can be cance
     return { n: done.length, full: full.length, progress, allPositive: full.every((t: number) => t > 0), cancelled };
   });
   expect(r).toEqual({ n: 12, full: 12, progress: [5, 10, 12], allPositive: true, cancelled: 'glass.model.bench: cancelled after 10 of 500 runs' });
+  // another thread count for some runs only: within the core's limit it runs and the setting comes back;
+  // past it, or of the wrong kind, it is refused with the reason
+  const threads = await page.evaluate(async () => {
+    const g = (globalThis as any).glass;
+    const refuse = async (threads: unknown) => {
+      try {
+        await g.model.bench('ab', { repeat: 1, threads });
+        return 'accepted';
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message}`;
+      }
+    };
+    const one = await g.model.bench('ab', { repeat: 2, threads: 1 });
+    return { one: one.length, many: await refuse(99), half: await refuse(1.5), text: await refuse('2'), after: (await g.model.bench('ab', { repeat: 1 })).length };
+  });
+  expect(threads.one).toBe(2);
+  expect(threads.many).toMatch(/^GlassError: setThreads: the thread count must be a whole number from 1 to \d+;.* got the number 99$/);
+  expect(threads.half).toBe('GlassError: glass.model.bench threads: expected a whole number, got the number 1.5');
+  expect(threads.text).toBe('GlassError: glass.model.bench threads: expected a whole number, got the string "2"');
+  expect(threads.after).toBe(1);
   // the lab answered all along and still does
   await page.getByTestId('x-0').fill('6');
   await expect(page.getByTestId('readout-mean-square')).toHaveAttribute('data-value', '26');

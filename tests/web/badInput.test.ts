@@ -340,8 +340,12 @@ const MODEL: HandEntry[] = [
   { label: 'glass.model.run', params: RUN_PARAMS('glass.model.run'), call: (_g, a, testing) => consoleModel.run(a.text as never, runOptions(a, testing) as never) },
   {
     label: 'glass.model.bench',
-    params: [...RUN_PARAMS('glass.model.bench'), { name: 'repeat', what: 'glass.model.bench repeat', kind: 'int64', optional: true }],
-    call: (_g, a, testing) => consoleModel.bench(a.text as never, opts(a, testing, ['eps', 'dtype', 'backward', 'repeat']) as never),
+    params: [
+      ...RUN_PARAMS('glass.model.bench'),
+      { name: 'repeat', what: 'glass.model.bench repeat', kind: 'int64', optional: true },
+      { name: 'threads', what: 'glass.model.bench threads', kind: 'int64', optional: true },
+    ],
+    call: (_g, a, testing) => consoleModel.bench(a.text as never, opts(a, testing, ['eps', 'dtype', 'backward', 'repeat', 'threads']) as never),
   },
 ];
 // a Model with no weights: the argument checks come first, so none are needed

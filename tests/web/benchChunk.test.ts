@@ -13,6 +13,17 @@ describe('benchChunk', () => {
     for (const t of times) expect(t).toBeGreaterThan(0);
   });
 
+  it('runs a chunk on another thread count and restores the setting; a count past the core\'s limit is refused with the reason', async () => {
+    const w = await loadTestWorkerWithModel();
+    const run = { text: 'ab', eps: 1e-6, dtype: 'float32' as const, backward: true, repeat: 1, warmUp: 0 };
+    expect(benchChunk(w, { ...run, threads: 1 })).toHaveLength(1);
+    expect(w.glass.threads()).toBe(1);
+    for (const bad of [2, 0, 1.5, Number.NaN])
+      expect(() => benchChunk(w, { ...run, threads: bad })).toThrow(/^setThreads: the thread count must be a whole number from 1 to 1; this is the single-threaded build/);
+    expect(w.glass.threads()).toBe(1); // still usable, setting unchanged
+    expect(benchChunk(w, run)).toHaveLength(1);
+  });
+
   it('refuses chunks that would hold the worker for long, naming the field', async () => {
     const w = await loadTestWorkerWithModel();
     const run = { text: 'ab', eps: 1e-6, dtype: 'float32' as const, backward: false };

@@ -97,6 +97,8 @@ export interface BenchOptions {
   dtype?: DTypeName;
   backward?: boolean;
   repeat?: number;
+  /** Threads for these runs only (up to the threads the page's core worker started with); its setting if absent. */
+  threads?: number;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -176,6 +178,7 @@ export const consoleModel: ConsoleModel = {
   async bench(text, options = {}) {
     checkRun('glass.model.bench', text, options);
     checkOptional('int64', 'glass.model.bench repeat', options.repeat); // a wrong kind is a GlassError like every argument's
+    checkOptional('int64', 'glass.model.bench threads', options.threads); // its range is the core worker's to check
     const repeat = options.repeat ?? 20;
     const problem = benchProblem(text, repeat);
     if (problem !== null) throw new ConsoleError(problem);
@@ -186,7 +189,8 @@ export const consoleModel: ConsoleModel = {
     while (times.length < repeat) {
       if (options.signal?.aborted) throw new ConsoleError(`glass.model.bench: cancelled after ${times.length} of ${repeat} runs`);
       const n = Math.min(BENCH_CHUNK, repeat - times.length);
-      const o = await core().request('benchChunk', { ...run, repeat: n, warmUp: times.length === 0 ? BENCH_WARM_UP : 0 }, { channel });
+      const chunk = { ...run, repeat: n, warmUp: times.length === 0 ? BENCH_WARM_UP : 0, ...(options.threads === undefined ? {} : { threads: options.threads }) };
+      const o = await core().request('benchChunk', chunk, { channel });
       if (o.status !== 'ok') throw new ConsoleError(o.status === 'error' ? o.error.message : 'superseded by a newer call');
       times.push(...o.value);
       options.onProgress?.(times.length, repeat);
@@ -223,8 +227,9 @@ const HELP = `GlassLLM console API (see README "The console API"):
                                                          the model in the page's worker, with the page's weights
   await glass.train.run({ text, config: { blocks, d, heads, ctx, norm, normKind, residual, eps, dtype }, steps, batch, lr, warmup, seed })
                                                          -> { losses, gradNorms, valLoss }; omitted fields: the Train view's defaults
-  await glass.model.bench(text, { repeat: 20, backward: true, onProgress: (done, total) => ..., signal })
-                                                         ms per run (at most 1000 runs; an AbortSignal cancels it)
+  await glass.model.bench(text, { repeat: 20, backward: true, threads, onProgress: (done, total) => ..., signal })
+                                                         ms per run (at most 1000 runs; an AbortSignal cancels it;
+                                                         threads: for these runs only, the page's setting if absent)
   await glass.model.run(text, { patterns: true })        adds blocks.{i}.attn.pattern, (heads, n, n)
   await glass.model.run(text, { interventions: [{ zero: 'blocks.2.ffn' }, { scale: 'blocks.0.attn', by: 0.5 },
       { ablateHead: { block: 1, head: 2 } }, { eps: { norm: 'blocks.3.norm_ffn', value: 1e-2 } },

@@ -83,6 +83,8 @@ export interface BenchInput extends ModelRunInput {
 export interface BenchChunkInput extends ModelRunInput {
   repeat: number;
   warmUp: number;
+  /** Threads for this chunk only (the worker's setting is restored after it); its own setting if absent. */
+  threads?: number;
 }
 
 // The stream by depth: one definition for every variant (modelNames.ts).

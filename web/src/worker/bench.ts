@@ -14,18 +14,27 @@ export function benchChunk(s: WorkerState, r: BenchChunkInput): number[] {
   for (const [name, v] of [['repeat', r.repeat], ['warmUp', r.warmUp]] as const)
     if (!Number.isInteger(v) || v < 0 || v > BENCH_CHUNK_MAX) throw new GlassError(`benchChunk: ${name} must be a whole number from 0 to ${BENCH_CHUNK_MAX}, got ${v}`);
   const { model: m } = needModel(s);
-  // The first run sets eps and dtype; the timed ones repeat that same run. Warm-up:
-  // V8 first runs wasm from its baseline compiler and swaps in optimised code as a
-  // background compile finishes, so the first runs measure the baseline tier.
-  computeModel(s, r, r.backward);
-  for (let k = 0; k < r.warmUp; k++) m.compute(r.text, { backward: r.backward });
-  const times: number[] = [];
-  for (let k = 0; k < r.repeat; k++) {
-    const t0 = performance.now();
-    m.compute(r.text, { backward: r.backward });
-    times.push(performance.now() - t0);
+  // Another thread count for this chunk only: a benchmark can then alternate
+  // counts in one page, so both see the same host, page and compiled code
+  // (bench/browser/threads.mjs). setThreads refuses a count past the core's limit.
+  const own = s.glass.threads();
+  if (r.threads !== undefined) s.glass.setThreads(r.threads);
+  try {
+    // The first run sets eps and dtype; the timed ones repeat that same run. Warm-up:
+    // V8 first runs wasm from its baseline compiler and swaps in optimised code as a
+    // background compile finishes, so the first runs measure the baseline tier.
+    computeModel(s, r, r.backward);
+    for (let k = 0; k < r.warmUp; k++) m.compute(r.text, { backward: r.backward });
+    const times: number[] = [];
+    for (let k = 0; k < r.repeat; k++) {
+      const t0 = performance.now();
+      m.compute(r.text, { backward: r.backward });
+      times.push(performance.now() - t0);
+    }
+    return times;
+  } finally {
+    if (r.threads !== undefined) s.glass.setThreads(own);
   }
-  return times;
 }
 
 export const benchHandlers = { benchChunk };

@@ -35,6 +35,10 @@ export async function withPreview({ dist, port }, bench) {
       await browser.close();
     }
   } finally {
-    process.kill(-server.pid);
+    try {
+      process.kill(-server.pid);
+    } catch (e) {
+      if (e.code !== 'ESRCH') throw e; // the server has already exited: nothing to stop
+    }
   }
 }

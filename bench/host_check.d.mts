@@ -7,7 +7,11 @@ export interface HostCheck {
   low: number;
   /** How much one thread's rate moved between rounds: (highest - lowest) / highest. */
   spread: number;
+  /** Nanoseconds per dependent random read over `mb` megabytes (absent in a hand-made check). */
+  reads?: { mb: number; ns: number }[];
 }
+export function chaseBuffer(mb: number): Int32Array;
+export function chase(mb: number): { ns: number; end: number };
 export function hostCheck(threads?: number, rounds?: number): Promise<HostCheck>;
 export function fullCores(c: HostCheck): boolean;
 export function describeHost(c: HostCheck, when?: string): string;

@@ -9,7 +9,9 @@
 // This check runs the same floating-point loop on one worker thread, then on
 // `threads` at once (started together), and reports how much more work the
 // many did than the one: about `threads` when every core is there; and how
-// steady one thread's own rate was from round to round. The
+// steady one thread's own rate was from round to round; and how long a random
+// read takes over 1 to 8 MB, which shows how much of the shared cache this
+// machine has right now (reported beside the verdict). The
 // benchmarks print it before and after their figures (and the browser one
 // beside each page), so a figure says which state it was taken in.
 //
@@ -37,6 +39,38 @@ function work(ms) {
   }
   return { rate: n / (t - t0), sink: a + b + c + d };
 }
+
+// Random reads that each wait for the one before (a pointer chase over one
+// cache line at a time), over `mb` megabytes: nanoseconds per read. About 15 ns
+// while the buffer fits the cache this machine gets, 100-150 from memory. On
+// this project's virtual machine the 32 MB L3 is shared with the host's other
+// tenants, and our part of it held 2-4 MB (2026-12-01), less than the model's
+// 3.7 MB of weights.
+export function chaseBuffer(mb) {
+  const line = 16; // 4-byte entries per 64-byte line
+  const next = new Int32Array((mb << 20) / 4);
+  const lines = next.length / line;
+  const order = Array.from({ length: lines }, (_, i) => i);
+  let seed = 12345; // a fixed shuffle: the same walk every time
+  for (let i = lines - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    const j = seed % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  // one cycle through every line, in the shuffled order
+  for (let i = 0; i < lines; i++) next[order[i] * line] = order[(i + 1) % lines] * line;
+  return next;
+}
+export function chase(mb) {
+  const next = chaseBuffer(mb);
+  let p = 0;
+  for (let i = 0; i < next.length / 16; i++) p = next[p]; // one lap to bring in what fits
+  const reads = 1_000_000;
+  const t0 = performance.now();
+  for (let i = 0; i < reads; i++) p = next[p];
+  return { ns: ((performance.now() - t0) * 1e6) / reads, end: p };
+}
+const CHASE_MB = [1, 2, 4, 8];
 
 if (!isMainThread) {
   // wait at the barrier, so that every worker of a round starts at once
@@ -75,7 +109,8 @@ export async function hostCheck(threads = availableParallelism(), rounds = 3) {
   }
   const sorted = [...ratios].sort((x, y) => x - y);
   const spread = (Math.max(...ones) - Math.min(...ones)) / Math.max(...ones);
-  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0], spread };
+  const reads = CHASE_MB.map((mb) => ({ mb, ns: chase(mb).ns }));
+  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0], spread, reads };
 }
 
 /**
@@ -92,7 +127,9 @@ export function describeHost(c, when) {
     ? 'each thread has a core of its own'
     : 'these cores are shared right now (by the host, or by another program here): thread speed-ups measured in this state understate the code';
   const rounds = `${c.ratios.length} round${c.ratios.length === 1 ? '' : 's'}`;
-  return `host check${when ? ` (${when})` : ''}: ${c.threads} threads of plain arithmetic did ${x(c.median)} the work of 1 (median of ${rounds}, lowest ${x(c.low)}; ideal ${c.threads}x), and 1 thread's rate moved ${Math.round(100 * c.spread)}% between rounds: ${verdict}`;
+  // reported, not judged: what a figure taken now had of the cache
+  const reads = c.reads === undefined ? '' : `; random reads over ${c.reads.map((r) => r.mb).join(' / ')} MB took ${c.reads.map((r) => r.ns.toFixed(0)).join(' / ')} ns each`;
+  return `host check${when ? ` (${when})` : ''}: ${c.threads} threads of plain arithmetic did ${x(c.median)} the work of 1 (median of ${rounds}, lowest ${x(c.low)}; ideal ${c.threads}x), and 1 thread's rate moved ${Math.round(100 * c.spread)}% between rounds: ${verdict}${reads}`;
 }
 
 if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,7 +1,7 @@
 // The benchmarks' host check (bench/host_check.mjs): its verdict, and one real
 // short run (its figure depends on the machine, so only its form is checked).
 import { describe, expect, test } from 'vitest';
-import { describeHost, fullCores, hostCheck } from '../../bench/host_check.mjs';
+import { chase, chaseBuffer, describeHost, fullCores, hostCheck } from '../../bench/host_check.mjs';
 
 const check = (threads: number, ratios: number[], spread = 0.02) => {
   const sorted = [...ratios].sort((a, b) => a - b);
@@ -9,6 +9,21 @@ const check = (threads: number, ratios: number[], spread = 0.02) => {
 };
 
 describe('host check', () => {
+  test('the pointer chase is one cycle through every cache line of its buffer', () => {
+    const next = chaseBuffer(1);
+    const lines = next.length / 16; // 16384 lines of 64 bytes
+    const seen = new Set<number>();
+    let p = 0;
+    for (let i = 0; i < lines; i++) {
+      expect(p % 16).toBe(0); // always the start of a line
+      seen.add(p);
+      p = next[p];
+    }
+    expect(p).toBe(0); // back at the start after exactly one lap
+    expect(seen.size).toBe(lines);
+    expect(chase(1).ns).toBeGreaterThan(0);
+  });
+
   test('a core per thread: 90% of the ideal in the median round and a steady single thread; the line says which', () => {
     expect(fullCores(check(2, [1.95, 1.6, 1.99]))).toBe(true);
     expect(fullCores(check(2, [1.79, 1.9, 1.2]))).toBe(false);
@@ -28,6 +43,9 @@ describe('host check', () => {
     expect(c.ratios).toHaveLength(2);
     for (const r of c.ratios) expect(Number.isFinite(r) && r > 0).toBe(true);
     expect(c.low).toBeLessThanOrEqual(c.median);
+    expect(c.reads!.map((r) => r.mb)).toEqual([1, 2, 4, 8]);
+    for (const r of c.reads!) expect(Number.isFinite(r.ns) && r.ns > 0).toBe(true);
+    expect(describeHost(c)).toMatch(/; random reads over 1 \/ 2 \/ 4 \/ 8 MB took \d+ \/ \d+ \/ \d+ \/ \d+ ns each$/);
     expect(c.spread >= 0 && c.spread < 1).toBe(true);
   });
 });

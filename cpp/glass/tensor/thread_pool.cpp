@@ -281,8 +281,7 @@ class Pool {
   alignas(64) std::atomic<uint64_t> open_{0};  // the open job's epoch, 0 when none
   alignas(64) std::atomic<int64_t> next_{0};
   alignas(64) std::atomic<int> users_{0};      // threads counted in on the job, the caller included
-  char pad_[64 - sizeof(std::atomic<int>)];
-  std::mutex mutex_;                  // guards error_, and the sleep/wake handshake
+  alignas(64) std::mutex mutex_;               // guards error_, and the sleep/wake handshake
   std::condition_variable wake_;
 
  public:

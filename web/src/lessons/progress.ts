@@ -1,11 +1,9 @@
-// Progress through the lessons, kept in localStorage under one key. Whatever is
-// stored there (another app's data, a corrupt string, an old version) is read
-// defensively: anything that does not fit is ignored, never thrown.
-// Steps are kept by id (parse.ts stepId: from the title), so a step added to a
-// lesson leaves the others as they were; version 1 kept step numbers, which an
-// added step shifted (a finished lesson then showed as unfinished). A version 1
-// record is read once, its numbers taken as today's steps, and written back as
-// version 2 at the next change.
+// Progress through the lessons, kept in localStorage. Steps are kept by id
+// (parse.ts stepId: from the title), so a step added to a lesson leaves the
+// others as they were; version 1 kept step numbers, which an added step
+// shifted (a finished lesson then showed as unfinished). A version 1 record is
+// read while there is no version 2 one, its numbers taken as today's steps,
+// and written back as version 2 at the next change.
 export const PROGRESS_KEY = 'glassllm.lessons.v2';
 export const PROGRESS_KEY_V1 = 'glassllm.lessons.v1';
 

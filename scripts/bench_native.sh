@@ -52,8 +52,6 @@ mkdir -p build/bench
 counts=(1)
 ((threads == 1)) || counts+=("$threads")
 say "bench:native: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(getconf _NPROCESSORS_ONLN) cores (timings are wall clock)"
-# whether the cores are this machine's own right now (bench/host_check.mjs): on a virtual machine
-# the host at times shares them, and then no thread speed-up can show
 host_check() { ((threads > 1)) && { node bench/host_check.mjs "$threads" 3 | sed "s/^host check/host check ($1)/"; } || true; }
 host_check before
 for t in "${counts[@]}"; do

@@ -103,11 +103,14 @@ async function main() {
   // the same page alternating 1 and 2 threads: both counts see the same host, page and compiled code
   const chunks = pages.flatMap((p) => p.alternating ?? []);
   const on = (t) => chunks.filter((c) => c.threads === t);
-  const pairSpeedUps = on(1).map((c, i) => median(c.times) / median(on(2)[i].times));
-  if (chunks.length > 0)
+  if (chunks.length > 0) {
+    const [one, two] = [on(1), on(2)];
+    const pairSpeedUps = one.map((c, i) => median(c.times) / median(two[i].times));
+    const [m1, m2] = [one, two].map((cs) => median(cs.flatMap((c) => c.times)));
     console.log(
-      `  forward + backward alternating 1 and 2 threads in each 2-thread page (${on(1).length} pairs of 5-run chunks): medians ${ms(median(on(1).flatMap((c) => c.times)))} / ${ms(median(on(2).flatMap((c) => c.times)))}, speed-up ${(median(on(1).flatMap((c) => c.times)) / median(on(2).flatMap((c) => c.times))).toFixed(2)}x; per pair, median ${median(pairSpeedUps).toFixed(2)}x, from ${Math.min(...pairSpeedUps).toFixed(2)}x to ${Math.max(...pairSpeedUps).toFixed(2)}x`,
+      `  forward + backward alternating 1 and 2 threads in each 2-thread page (${one.length} pairs of 5-run chunks): medians ${ms(m1)} / ${ms(m2)}, speed-up ${(m1 / m2).toFixed(2)}x; per pair, median ${median(pairSpeedUps).toFixed(2)}x, from ${Math.min(...pairSpeedUps).toFixed(2)}x to ${Math.max(...pairSpeedUps).toFixed(2)}x`,
     );
+  }
   console.log(`  ${describeHost(after, 'after the last page')}`);
   const losses = pages.map((p) => p.losses);
   const ok = losses.every((l) => same(l, losses[0]));

@@ -28,6 +28,7 @@ done
 has_stage() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
 summary=()      # one line per finished stage
+problems=()     # failed and flaky tests, with their errors (add_problems)
 total_passed=0
 total_failed=0
 current="setup"
@@ -38,6 +39,7 @@ on_exit() {
   echo
   say "test summary"
   for line in "${summary[@]}"; do echo "  $line"; done
+  for line in "${problems[@]}"; do echo "  $line"; done
   if ((rc != 0)); then
     echo "  FAILED at stage: $current (exit $rc)"
     ((total_failed > 0)) || total_failed=1
@@ -48,6 +50,13 @@ on_exit() {
 }
 trap on_exit EXIT
 
+# Failed and flaky tests with the start of their error, repeated in the summary so the
+# end of a CI log says why (scripts/test_report.mjs).
+add_problems() {   # vitest|playwright report.json
+  local line
+  while IFS= read -r line; do problems+=("$line"); done < <(node scripts/test_report.mjs problems "$1" "$2" || true)
+}
+
 add_summary() {   # stage passed failed t0
   summary+=("$(printf '%-7s %4d passed %3d failed  (%d s)' "$1" "$2" "$3" $(($(now) - $4)))")
   total_passed=$((total_passed + $2))
@@ -56,11 +65,12 @@ add_summary() {   # stage passed failed t0
 
 bash scripts/setup.sh
 
-run_ctest() {   # $1 = preset
+run_ctest() {   # $1 = preset, then what to build (default: the whole preset)
   local preset=$1 t0 log rc=0 passed failed total cases
+  shift
   t0=$(now)
   current="$preset (build)"
-  bash scripts/build.sh "$preset"
+  bash scripts/build.sh "$preset" "$@"
   current="$preset (ctest)"
   log="build/$preset/ctest-summary.log"
   say "test:$preset: ctest -j2"
@@ -132,6 +142,8 @@ for stage in native avx2 cli reference asan tsan fuzz wasm wasm-threads; do
     cli) run_cli ;;
     reference) run_reference ;;
     fuzz) run_fuzz ;;
+    # only the suite: nothing runs the command line built with sanitizers (13 files, about a minute)
+    asan) run_ctest asan --target glass_tests ;;
     *) run_ctest "$stage" ;;
   esac
 done
@@ -169,10 +181,9 @@ if has_stage web; then
   rc=0
   vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json || rc=$?
   if [[ -f build/vitest.json ]]; then
-    read -r passed failed < <(node -e '
-      const r = JSON.parse(require("fs").readFileSync("build/vitest.json", "utf8"));
-      console.log(r.numPassedTests, r.numFailedTests)')
+    read -r passed failed _ < <(node scripts/test_report.mjs counts vitest build/vitest.json)
     add_summary web "$passed" "$failed" "$t0"
+    add_problems vitest build/vitest.json
   fi
   ((rc == 0)) || exit "$rc"
 fi
@@ -192,10 +203,10 @@ if has_stage e2e; then
   rc=0
   playwright test || rc=$?
   if [[ -f build/playwright.json ]]; then
-    read -r passed failed < <(node -e '
-      const s = JSON.parse(require("fs").readFileSync("build/playwright.json", "utf8")).stats;
-      console.log(s.expected + s.flaky, s.unexpected)')
+    read -r passed failed flaky < <(node scripts/test_report.mjs counts playwright build/playwright.json)
     add_summary e2e "$passed" "$failed" "$t0"
+    ((flaky == 0)) || summary[-1]+="  ($flaky passed only on a retry: see below)"
+    add_problems playwright build/playwright.json
   fi
   ((rc == 0)) || exit "$rc"
 fi

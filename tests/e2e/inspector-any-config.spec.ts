@@ -4,7 +4,7 @@
 // gradient, accepts a deep link to blocks.11 of that model, leaves the lessons on
 // the shipped model meanwhile, and goes back to the shipped model, where the same
 // address is refused with what exists instead.
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = 'build/screenshots';
@@ -77,7 +77,7 @@ test('a 12-block post-norm model trained here: block map, a late block’s heatm
     await part.screenshot({ path: `${SHOTS}/inspector-any-config-${name}-1280.png`, ...(name === 'top' ? { clip: { x: 0, y: 0, width: 1280, height: 700 } } : {}) });
 
   // the new drawing and words pass axe (serious and critical)
-  const { violations } = await new AxeBuilder({ page }).include('.inspector').analyze();
+  const { violations } = await axe(page).include('.inspector').analyze();
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
 
   // Look inside: the block picker offers the model's 12 blocks

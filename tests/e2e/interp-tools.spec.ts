@@ -4,7 +4,7 @@
 // the gradient check (float32 and float64, δ per dtype) and the Reproduce in
 // PyTorch line; on the shipped model and on a model trained a few steps in the
 // page and opened in the inspector; at 1280 and 390 px, screenshots looked at.
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = 'build/screenshots';
@@ -212,7 +212,7 @@ for (const width of [1280, 390]) {
       const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(sideways, tool).toBeLessThanOrEqual(0);
       await card.screenshot({ path: `${SHOTS}/interp-${tool}-${width}.png` });
-      const { violations } = await new AxeBuilder({ page }).include('[data-testid="look-inside-card"]').analyze();
+      const { violations } = await axe(page).include('[data-testid="look-inside-card"]').analyze();
       expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     }
   });

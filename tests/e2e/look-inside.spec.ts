@@ -2,7 +2,7 @@
 // pattern of any head with the prompt's bytes, every head's summary, and the
 // logit lens table whose last depth is the model itself; at 1280 and 390 px
 // (no sideways scroll of the page), with screenshots looked at.
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = 'build/screenshots';
@@ -62,7 +62,7 @@ for (const width of [1280, 390]) {
     const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(sideways).toBeLessThanOrEqual(0);
     await card.screenshot({ path: `${SHOTS}/look-inside-${width}.png` });
-    const { violations } = await new AxeBuilder({ page }).include('[data-testid="look-inside-card"]').analyze();
+    const { violations } = await axe(page).include('[data-testid="look-inside-card"]').analyze();
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 }

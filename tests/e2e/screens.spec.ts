@@ -15,7 +15,7 @@
 // Views come from the app (VIEWS) and lessons from web/src/lessons/*.md, so a
 // new view or lesson step is covered without editing this file.
 import { readdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test, type Page } from '@playwright/test';
 import { VIEWS } from '../../web/src/app/urlState';
 import { SHOTS, lessonCounts, stepShown } from './lessonWalk';
@@ -162,7 +162,7 @@ function overlappingDiagramLabels(): string[] {
 }
 
 async function axeProblems(page: Page, all = true): Promise<string[]> {
-  const builder = new AxeBuilder({ page });
+  const builder = axe(page);
   if (!all) builder.disableRules(['color-contrast']);
   const { violations } = await builder.analyze();
   return violations

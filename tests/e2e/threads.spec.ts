@@ -3,7 +3,7 @@
 // in the footer, the learner can choose fewer, and every thread count gives the
 // same bits as one thread and as the single-threaded build (served without the
 // headers on the second port, playwright.config.ts).
-import { AxeBuilder } from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test } from '@playwright/test';
 import { PLAIN_PORT } from '../../playwright.config';
 import { differences, runsAt } from './threadsRuns';
@@ -28,8 +28,8 @@ test('the isolated page runs the threaded core, names it, and keeps a choice of 
     await page.screenshot({ path: `${SHOTS}/threads-line-${width}.png`, fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   }
-  const axe = await new AxeBuilder({ page }).include('[data-testid=threads-line]').analyze();
-  expect(axe.violations).toEqual([]);
+  const found = await axe(page).include('[data-testid=threads-line]').analyze();
+  expect(found.violations).toEqual([]);
 
   // fewer threads: kept across a reload, and the core reloads with them
   await choice.selectOption('1');

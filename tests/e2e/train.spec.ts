@@ -5,7 +5,7 @@
 // Step counts are small so the file stays quick on a 2-core machine; the full
 // preset's time is measured by the last test, only with GLASS_TRAIN_TIMING=1.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
 const SHOTS = 'build/screenshots';
@@ -73,8 +73,8 @@ test('a preset trains run A and run B to completion: losses, heatmaps, samples, 
   await expect(grad.locator('.sh-readout')).toHaveText(/^block 0, step 2\d: gradient norm \(before clipping\) \d/);
   await expect(page.getByTestId('resid-heatmap-B').locator('.sh-rows li')).toHaveCount(13);
   await page.screenshot({ path: `${SHOTS}/train-finished.png`, fullPage: true });
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  const found = await axe(page).analyze();
+  expect(found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${SHOTS}/train-finished-390.png`, fullPage: true });
   await page.screenshot({ path: `${SHOTS}/train-finished-390-top.png` });

@@ -26,6 +26,9 @@ export default defineConfig({
   // and one that passes only on its second try is reported as flaky with its first error
   // in npm test's closing summary (scripts/test_report.mjs), to be fixed, not forgotten.
   retries: process.env.CI ? 1 : 0,
+  // and when something breaks everything (the core does not load), CI stops after 10
+  // failed tests instead of running and retrying each of the 200 until its time limit
+  maxFailures: process.env.CI ? 10 : 0,
   reporter: [['list'], ['json', { outputFile: process.env.GLASS_E2E_DIST ? `${DIST}/../playwright.json` : 'build/playwright.json' }]],
   use: {
     browserName: 'chromium',

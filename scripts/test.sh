@@ -144,6 +144,9 @@ for stage in native avx2 cli reference asan tsan fuzz wasm wasm-threads; do
     fuzz) run_fuzz ;;
     # only the suite: nothing runs the command line built with sanitizers (13 files, about a minute)
     asan) run_ctest asan --target glass_tests ;;
+    # the suite and the page's modules, not the benchmark (scripts/bench.sh builds it)
+    wasm) run_ctest wasm --target glass_tests glass_core glass_core_fma ;;
+    wasm-threads) run_ctest wasm-threads --target glass_tests glass_core_mt glass_core_fma_mt ;;
     *) run_ctest "$stage" ;;
   esac
 done

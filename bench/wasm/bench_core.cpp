@@ -1,13 +1,21 @@
 // The same kernels as bench/native, timed with std::chrono in the wasm build
 // (run under Node; Google Benchmark is not available for Emscripten here).
 // Prints one line per case: best-of-N time and GFLOP/s or elements/s.
+//   glass_wasm_bench.js [--threads N] [--model-only]
+// --threads: the wasm-threads build (-pthread) computes on N threads, V8 without
+// a browser around it: scripts/bench.sh runs the model rows on 1 thread and on
+// every core, the core's own thread scaling beside the page's (bench/browser).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <vector>
 
 #include "glass/glass.h"
 #include "glass/nn/model.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace {
 
@@ -35,11 +43,66 @@ void report_items(const char* name, double items, const std::function<void()>& r
   std::printf("%-44s %9.3f ms %8.1f M items/s\n", name, s * 1e3, items / s / 1e6);
 }
 
+// A whole model run: the best and the median of `reps` after two warm-up runs
+// (thread speed-ups are read from medians, as in the other thread benchmarks).
+void report_run(const char* name, const std::function<void()>& run, int reps) {
+  run();
+  run();
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf("%-44s %9.3f ms (median %.3f ms of %d)\n", name, ms.front(), ms[ms.size() / 2], reps);
+}
+
+void kernel_rows(Generator& gen);
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  bool model_only = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--model-only") == 0) {
+      model_only = true;
+    } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+      const int n = std::atoi(argv[++i]);
+      if (n < 1 || n > max_threads()) {
+        std::fprintf(stderr, "glass_wasm_bench: --threads must be from 1 to %d in this build, got %s\n", max_threads(), argv[i]);
+        return 2;
+      }
+      set_threads(n);
+    } else {
+      std::fprintf(stderr, "glass_wasm_bench: unknown argument '%s' (usage: [--threads N] [--model-only])\n", argv[i]);
+      return 2;
+    }
+  }
   Generator gen(1);
-  std::printf("GlassLLM wasm core benchmark (best of N, float32 unless named)\n");
+  std::printf("GlassLLM wasm core benchmark (best of N, float32 unless named), %d thread%s\n", threads(),
+              threads() == 1 ? "" : "s");
+  if (!model_only) kernel_rows(gen);
+  {
+    // the default model on 128 bytes: what the inspector runs per prompt
+    nn::Model model;
+    std::vector<int32_t> ids(128);
+    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int32_t>((i * 37 + 11) % 256);
+    report_run("model forward 1x128 (with snapshots)", [&] {
+      NoGradGuard no_grad;
+      (void)model.forward(ids, 1, true).loss.item();
+    }, 40);
+    report_run("model forward + backward 1x128", [&] {
+      model.zero_grad();
+      model.forward(ids, 1, true).loss.backward();
+    }, 40);
+  }
+  return 0;
+}
+
+namespace {
+
+void kernel_rows(Generator& gen) {
   for (int64_t m : {128, 512}) {
     for (DType dt : {DType::f32, DType::f64}) {
       const Tensor a = Tensor::randn({m, 128}, gen, dt), b = Tensor::randn({128, 384}, gen, dt);
@@ -75,21 +138,6 @@ int main() {
       norm.gamma().zero_grad();
     });
   }
-  {
-    // the default model on 128 bytes: what the inspector runs per prompt
-    nn::Model model;
-    std::vector<int32_t> ids(128);
-    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int32_t>((i * 37 + 11) % 256);
-    const double s_fwd = best_seconds([&] {
-      NoGradGuard no_grad;
-      (void)model.forward(ids, 1, true).loss.item();
-    }, 20);
-    std::printf("%-44s %9.3f ms\n", "model forward 1x128 (with snapshots)", s_fwd * 1e3);
-    const double s_both = best_seconds([&] {
-      model.zero_grad();
-      model.forward(ids, 1, true).loss.backward();
-    }, 20);
-    std::printf("%-44s %9.3f ms\n", "model forward + backward 1x128", s_both * 1e3);
-  }
-  return 0;
 }
+
+}  // namespace

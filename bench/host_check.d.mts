@@ -9,9 +9,12 @@ export interface HostCheck {
   spread: number;
   /** Nanoseconds per dependent random read over `mb` megabytes (absent in a hand-made check). */
   reads?: { mb: number; ns: number }[];
+  /** Nanoseconds for a cache line's round trip between two threads (absent in a hand-made check). */
+  roundTripNs?: number;
 }
 export function chaseBuffer(mb: number): Int32Array;
 export function chase(mb: number): { ns: number; end: number };
+export function roundTrip(tries?: number): Promise<number>;
 export function hostCheck(threads?: number, rounds?: number): Promise<HostCheck>;
 export function fullCores(c: HostCheck): boolean;
 export function describeHost(c: HostCheck, when?: string): string;

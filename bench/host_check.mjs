@@ -11,7 +11,9 @@
 // many did than the one: about `threads` when every core is there; and how
 // steady one thread's own rate was from round to round; and how long a random
 // read takes over 1 to 8 MB, which shows how much of the shared cache this
-// machine has right now (reported beside the verdict). The
+// machine has right now; and how long one cache line takes to go from one
+// thread to another and back, which shows how far apart the host put the two
+// virtual CPUs (both reported beside the verdict). The
 // benchmarks print it before and after their figures (and the browser one
 // beside each page), so a figure says which state it was taken in.
 //
@@ -72,11 +74,49 @@ export function chase(mb) {
 }
 const CHASE_MB = [1, 2, 4, 8];
 
+// One cache line bounced between two threads: each waits (busily) for the
+// other's write, then writes back. Threads whose cores share a cache pass it
+// in tens of nanoseconds; on this project's virtual machine the round trip
+// took 55-110 ns (natively) while the host kept the two vCPUs near each other
+// and 330-350 ns while it had moved them apart, and then GlassLLM's 2-thread
+// runs lost most of their gain (every op hands data from one core to the
+// other), though each thread still had a core of its own (2026-12-02).
+const BOUNCES = 100_000;
+function bounce(cell, first) {
+  // the one that starts writes the odd numbers, the other the even ones
+  for (let i = first ? 1 : 2; i <= 2 * BOUNCES; i += 2) {
+    while (Atomics.load(cell, 0) !== i - 1) {}
+    Atomics.store(cell, 0, i);
+  }
+}
+
 if (!isMainThread) {
-  // wait at the barrier, so that every worker of a round starts at once
-  const flag = new Int32Array(workerData.flag);
-  Atomics.wait(flag, 0, 0);
-  parentPort.postMessage(work(workerData.ms).rate);
+  if (workerData.cell !== undefined) {
+    bounce(new Int32Array(workerData.cell), false);
+    parentPort.postMessage(0);
+  } else {
+    // wait at the barrier, so that every worker of a round starts at once
+    const flag = new Int32Array(workerData.flag);
+    Atomics.wait(flag, 0, 0);
+    parentPort.postMessage(work(workerData.ms).rate);
+  }
+}
+
+/** Nanoseconds for one round trip of a cache line between this thread and a worker (the best of `tries`). */
+export async function roundTrip(tries = 3) {
+  let best = Infinity;
+  for (let t = 0; t < tries; t++) {
+    const cell = new Int32Array(new SharedArrayBuffer(64));
+    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { cell: cell.buffer } });
+    const done = new Promise((res, rej) => (worker.once('message', res), worker.once('error', rej)));
+    await new Promise((res) => worker.once('online', res));
+    const t0 = performance.now();
+    bounce(cell, true);
+    best = Math.min(best, ((performance.now() - t0) * 1e6) / BOUNCES);
+    await done;
+    await worker.terminate();
+  }
+  return best;
 }
 
 /** Total work per millisecond of `count` worker threads run together for ms. */
@@ -110,7 +150,7 @@ export async function hostCheck(threads = availableParallelism(), rounds = 3) {
   const sorted = [...ratios].sort((x, y) => x - y);
   const spread = (Math.max(...ones) - Math.min(...ones)) / Math.max(...ones);
   const reads = CHASE_MB.map((mb) => ({ mb, ns: chase(mb).ns }));
-  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0], spread, reads };
+  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0], spread, reads, roundTripNs: await roundTrip() };
 }
 
 /**
@@ -129,7 +169,8 @@ export function describeHost(c, when) {
   const rounds = `${c.ratios.length} round${c.ratios.length === 1 ? '' : 's'}`;
   // reported, not judged: what a figure taken now had of the cache
   const reads = c.reads === undefined ? '' : `; random reads over ${c.reads.map((r) => r.mb).join(' / ')} MB took ${c.reads.map((r) => r.ns.toFixed(0)).join(' / ')} ns each`;
-  return `host check${when ? ` (${when})` : ''}: ${c.threads} threads of plain arithmetic did ${x(c.median)} the work of 1 (median of ${rounds}, lowest ${x(c.low)}; ideal ${c.threads}x), and 1 thread's rate moved ${Math.round(100 * c.spread)}% between rounds: ${verdict}${reads}`;
+  const trip = c.roundTripNs === undefined ? '' : `; a cache line went to another thread and back in ${c.roundTripNs.toFixed(0)} ns`;
+  return `host check${when ? ` (${when})` : ''}: ${c.threads} threads of plain arithmetic did ${x(c.median)} the work of 1 (median of ${rounds}, lowest ${x(c.low)}; ideal ${c.threads}x), and 1 thread's rate moved ${Math.round(100 * c.spread)}% between rounds: ${verdict}${reads}${trip}`;
 }
 
 if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {

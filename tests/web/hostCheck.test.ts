@@ -1,7 +1,8 @@
 // The benchmarks' host check (bench/host_check.mjs): its verdict, and one real
-// short run (its figure depends on the machine, so only its form is checked).
+// short run (its figures depend on the machine, so only their form is checked),
+// the random reads and the round trip between two threads included.
 import { describe, expect, test } from 'vitest';
-import { chase, chaseBuffer, describeHost, fullCores, hostCheck } from '../../bench/host_check.mjs';
+import { chase, chaseBuffer, describeHost, fullCores, hostCheck, roundTrip } from '../../bench/host_check.mjs';
 
 const check = (threads: number, ratios: number[], spread = 0.02) => {
   const sorted = [...ratios].sort((a, b) => a - b);
@@ -45,7 +46,14 @@ describe('host check', () => {
     expect(c.low).toBeLessThanOrEqual(c.median);
     expect(c.reads!.map((r) => r.mb)).toEqual([1, 2, 4, 8]);
     for (const r of c.reads!) expect(Number.isFinite(r.ns) && r.ns > 0).toBe(true);
-    expect(describeHost(c)).toMatch(/; random reads over 1 \/ 2 \/ 4 \/ 8 MB took \d+ \/ \d+ \/ \d+ \/ \d+ ns each$/);
+    expect(Number.isFinite(c.roundTripNs) && c.roundTripNs! > 0).toBe(true);
+    expect(describeHost(c)).toMatch(/; random reads over 1 \/ 2 \/ 4 \/ 8 MB took \d+ \/ \d+ \/ \d+ \/ \d+ ns each; a cache line went to another thread and back in \d+ ns$/);
     expect(c.spread >= 0 && c.spread < 1).toBe(true);
+  });
+
+  test('the round trip: every bounce done (the call returns), a time per round trip', async () => {
+    // a lost bounce would leave both threads waiting for each other: the test's time limit says so
+    const ns = await roundTrip(1);
+    expect(Number.isFinite(ns) && ns > 0).toBe(true);
   });
 });

@@ -189,7 +189,6 @@ class Pool {
     users_.fetch_add(1);  // the caller (a late worker may still be counted in: it leaves at once)
     body_ = body;
     ctx_ = ctx;
-    chunks_ = chunks;
     limit_ = limit;
     error_ = nullptr;
     for (int p = 0; p < limit; ++p) {
@@ -291,7 +290,6 @@ class Pool {
   // the job (written by the caller before open_ publishes it)
   detail::ChunkFn body_ = nullptr;
   void* ctx_ = nullptr;
-  int64_t chunks_ = 0;
   int limit_ = 1;
   std::exception_ptr error_;  // the first a chunk threw (under mutex_)
   uint64_t epoch_ = 0;                // the caller's count of jobs

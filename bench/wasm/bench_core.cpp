@@ -67,13 +67,17 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--model-only") == 0) {
       model_only = true;
-    } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-      const int n = std::atoi(argv[++i]);
-      if (n < 1 || n > max_threads()) {
-        std::fprintf(stderr, "glass_wasm_bench: --threads must be from 1 to %d in this build, got %s\n", max_threads(), argv[i]);
+    } else if (std::strcmp(argv[i], "--threads") == 0) {
+      // the whole argument a number, in range ("2x", "", or no value at all is refused)
+      const char* text = i + 1 < argc ? argv[++i] : "";
+      char* end = nullptr;
+      const long n = std::strtol(text, &end, 10);
+      if (*text == '\0' || *end != '\0' || n < 1 || n > max_threads()) {
+        std::fprintf(stderr, "glass_wasm_bench: --threads must be a whole number from 1 to %d in this build, got '%s'\n",
+                     max_threads(), text);
         return 2;
       }
-      set_threads(n);
+      set_threads(static_cast<int>(n));
     } else {
       std::fprintf(stderr, "glass_wasm_bench: unknown argument '%s' (usage: [--threads N] [--model-only])\n", argv[i]);
       return 2;

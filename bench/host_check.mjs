@@ -24,7 +24,11 @@ import { fileURLToPath } from 'node:url';
 
 const WINDOW_MS = 150;
 
-// Four independent multiply-add chains: throughput-bound, no memory traffic.
+// Four independent multiply-add chains, no memory traffic. The chains' latency
+// bounds it, not the core's arithmetic units: with twelve chains each pass of
+// the loop took as long as with four (2026-12-02). So it says whether each
+// thread gets its time on a core, not whether two threads share one core's
+// units; the round trip below says how far apart the threads' cores are.
 function work(ms) {
   let a = 1.1, b = 1.2, c = 1.3, d = 1.4, n = 0;
   const t0 = performance.now();

@@ -21,17 +21,21 @@ namespace {
 
 using namespace glass;
 
-// Best time of `reps` runs after a warm-up, in seconds.
-double best_seconds(const std::function<void()>& run, int reps) {
-  run();
-  double best = 1e30;
+// Milliseconds of each of `reps` runs after `warmup` untimed ones, sorted.
+std::vector<double> sorted_ms(const std::function<void()>& run, int reps, int warmup = 1) {
+  for (int i = 0; i < warmup; ++i) run();
+  std::vector<double> ms;
   for (int i = 0; i < reps; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     run();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
-  return best;
+  std::sort(ms.begin(), ms.end());
+  return ms;
 }
+
+// Best time of `reps` runs after a warm-up, in seconds.
+double best_seconds(const std::function<void()>& run, int reps) { return sorted_ms(run, reps).front() / 1e3; }
 
 void report_flops(const char* name, double flops, const std::function<void()>& run) {
   const double s = best_seconds(run, 100);
@@ -46,15 +50,7 @@ void report_items(const char* name, double items, const std::function<void()>& r
 // A whole model run: the best and the median of `reps` after two warm-up runs
 // (thread speed-ups are read from medians, as in the other thread benchmarks).
 void report_run(const char* name, const std::function<void()>& run, int reps) {
-  run();
-  run();
-  std::vector<double> ms;
-  for (int i = 0; i < reps; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(ms.begin(), ms.end());
+  const std::vector<double> ms = sorted_ms(run, reps, 2);
   std::printf("%-44s %9.3f ms (median %.3f ms of %d)\n", name, ms.front(), ms[ms.size() / 2], reps);
 }
 

@@ -16,9 +16,37 @@
 // new view or lesson step is covered without editing this file.
 import { readdirSync } from 'node:fs';
 import { axe } from './axe';
-import { expect, test, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { VIEWS } from '../../web/src/app/urlState';
 import { SHOTS, lessonCounts, stepShown } from './lessonWalk';
+
+// One page for all the screens a worker tests: each screen is still a fresh load by
+// deep link with empty storage, but not in a new browser context. A new context
+// (a new renderer process, the core compiled again) costs more than the load: six
+// loads of the lab took 10.3 CPU-seconds in new contexts and 4.6 in one page, and
+// this file opens 80-odd screens. After a failed test Playwright starts a new
+// worker, so a failure cannot leave its page to the next screen.
+const test = base.extend<object, { shared: Page }>({
+  shared: [
+    async ({ browser }, use, workerInfo) => {
+      const { baseURL, serviceWorkers } = workerInfo.project.use;
+      const context = await browser.newContext({ baseURL, serviceWorkers });
+      await use(await context.newPage());
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+});
+
+/** Opens `url` as a first visit would: nothing kept from the screen before (lesson progress, settings). */
+async function openFresh(page: Page, url: string) {
+  if (page.url().startsWith('http'))
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+  await page.goto(url);
+}
 
 const WIDTHS = [
   { width: 1280, height: 900 },
@@ -174,9 +202,9 @@ async function axeProblems(page: Page, all = true): Promise<string[]> {
 const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 for (const screen of [...views, ...inspectorVariants, ...lessonSteps]) {
-  test(`${screen.name}: no sideways scroll at ${WIDTHS.map((w) => w.width).join(', ')} px, no serious axe violation`, async ({ page }) => {
+  test(`${screen.name}: no sideways scroll at ${WIDTHS.map((w) => w.width).join(', ')} px, no serious axe violation`, async ({ shared: page }) => {
     await page.setViewportSize(WIDTHS[0]);
-    await page.goto(screen.url);
+    await openFresh(page, screen.url);
     await screen.ready(page);
     for (const size of WIDTHS) {
       await page.setViewportSize(size);

@@ -1,10 +1,14 @@
 // The same kernels as bench/native, timed with std::chrono in the wasm build
 // (run under Node; Google Benchmark is not available for Emscripten here).
 // Prints one line per case: best-of-N time and GFLOP/s or elements/s.
-//   glass_wasm_bench.js [--threads N] [--model-only]
+//   glass_wasm_bench.js [--threads N] [--model-only] [--jobs]
 // --threads: the wasm-threads build (-pthread) computes on N threads, V8 without
 // a browser around it: scripts/bench.sh runs the model rows on 1 thread and on
 // every core, the core's own thread scaling beside the page's (bench/browser).
+// --jobs: then where forward + backward spends its time: the pool's jobs by
+// their chunks (glass::count_jobs), and the serial rest. Run on 1 and on N
+// threads, it says which kernels gain from the threads and how much of a run
+// no thread count shortens.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -56,13 +60,39 @@ void report_run(const char* name, const std::function<void()>& run, int reps) {
 
 void kernel_rows(Generator& gen);
 
+// `run` `reps` times with the pool's jobs counted: per run, each size of job's
+// count and time, then the time outside the pool.
+void report_jobs(const char* name, const std::function<void()>& run, int reps) {
+  run();
+  count_jobs(true);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i) run();
+  const double total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
+  count_jobs(false);
+  std::printf("%s, where a run's time goes (mean of %d runs, %d thread%s):\n", name, reps, threads(),
+              threads() == 1 ? "" : "s");
+  double in_jobs = 0;
+  for (const JobCount& c : counted_jobs()) {
+    const double ms = c.seconds * 1e3 / reps;
+    in_jobs += ms;
+    std::printf("  jobs of %3lld chunks: %6.1f per run, %8.3f ms per run (%.2f us each)\n",
+                static_cast<long long>(c.chunks), static_cast<double>(c.jobs) / reps, ms, ms * 1e3 * reps / c.jobs);
+  }
+  std::printf("  in the pool's jobs %.3f ms, outside them (serial) %.3f ms, of %.3f ms per run\n", in_jobs,
+              total_ms - in_jobs, total_ms);
+  if (max_threads() == 1)
+    std::printf("  (a build without threads: its matrix products skip the pool, so they count as outside it)\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool model_only = false;
+  bool model_only = false, jobs = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--model-only") == 0) {
       model_only = true;
+    } else if (std::strcmp(argv[i], "--jobs") == 0) {
+      jobs = true;
     } else if (std::strcmp(argv[i], "--threads") == 0) {
       // the whole argument a number, in range ("2x", "", or no value at all is refused)
       const char* text = i + 1 < argc ? argv[++i] : "";
@@ -75,7 +105,7 @@ int main(int argc, char** argv) {
       }
       set_threads(static_cast<int>(n));
     } else {
-      std::fprintf(stderr, "glass_wasm_bench: unknown argument '%s' (usage: [--threads N] [--model-only])\n", argv[i]);
+      std::fprintf(stderr, "glass_wasm_bench: unknown argument '%s' (usage: [--threads N] [--model-only] [--jobs])\n", argv[i]);
       return 2;
     }
   }
@@ -92,10 +122,12 @@ int main(int argc, char** argv) {
       NoGradGuard no_grad;
       (void)model.forward(ids, 1, true).loss.item();
     }, 40);
-    report_run("model forward + backward 1x128", [&] {
+    const auto forward_backward = [&] {
       model.zero_grad();
       model.forward(ids, 1, true).loss.backward();
-    }, 40);
+    };
+    report_run("model forward + backward 1x128", forward_backward, 40);
+    if (jobs) report_jobs("model forward + backward 1x128", forward_backward, 20);
   }
   return 0;
 }

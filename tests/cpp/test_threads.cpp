@@ -5,7 +5,7 @@
 // and the model's forward + backward and AdamW steps, with 1, 2, 3, 7 and 8
 // threads (8 is more threads than this machine's cores and than some kernels'
 // chunks). Also the setting's bounds, errors thrown inside a chunk, nested
-// and concurrent callers. The tsan preset runs these tests under
+// and concurrent callers, and the benchmarks' count of jobs. The tsan preset runs these tests under
 // ThreadSanitizer (scripts/test.sh, stage tsan).
 #include <gtest/gtest.h>
 
@@ -197,6 +197,34 @@ TEST(Threads, EveryChunkRunsOnceAndAnErrorReachesTheCaller) {
       detail::parallel_for(10, [&](int64_t j) { total += i * 10 + j; });
     });
     EXPECT_EQ(total.load(), 79 * 80 / 2) << n << " threads";
+  }
+}
+
+// The benchmarks' count of jobs (count_jobs): each top-level parallel_for once,
+// by its chunks, whatever the thread count; a kernel inside a chunk is part of
+// its job; nothing is counted while counting is off, and turning it on starts afresh.
+TEST(Threads, JobsAreCountedByTheirChunks) {
+  for (int n : kCounts) {
+    if (n > max_threads()) continue;
+    Threads t(n);
+    count_jobs(true);
+    for (int i = 0; i < 3; ++i) detail::parallel_for(5, [](int64_t) {});
+    detail::parallel_for(2, [](int64_t) { detail::parallel_for(4, [](int64_t) {}); });
+    detail::parallel_ranges(100, 10, [](int64_t, int64_t) {});  // 10 chunks
+    detail::parallel_ranges(7, 10, [](int64_t, int64_t) {});    // 1 piece: no job at all
+    count_jobs(false);
+    detail::parallel_for(5, [](int64_t) {});
+    const std::vector<JobCount> jobs = counted_jobs();
+    ASSERT_EQ(jobs.size(), 3u) << n << " threads";
+    const int64_t want[3][2] = {{2, 1}, {5, 3}, {10, 1}};
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(jobs[k].chunks, want[k][0]) << n << " threads";
+      EXPECT_EQ(jobs[k].jobs, want[k][1]) << n << " threads, " << want[k][0] << " chunks";
+      EXPECT_GE(jobs[k].seconds, 0.0);
+    }
+    count_jobs(true);
+    EXPECT_TRUE(counted_jobs().empty()) << n << " threads";
+    count_jobs(false);
   }
 }
 

@@ -1,6 +1,10 @@
 #include "glass/tensor/thread_pool.h"
 
+#include <atomic>
+#include <chrono>
 #include <exception>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "glass/tensor/error.h"
@@ -12,13 +16,9 @@
 #define GLASS_WASM_THREADS 1  // wasm with -pthread: each thread is a Web Worker
 #include <emscripten/emscripten.h>
 #endif
-#include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <thread>
-#include <vector>
 #endif
 
 #ifdef GLASS_WASM_THREADS
@@ -66,9 +66,10 @@ void set_threads(int n) {
                 std::to_string(n) + ", only 1 is possible");
 }
 
-namespace detail {
-void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) { run_serially(chunks, body, ctx); }
-}  // namespace detail
+namespace {
+void run_job(int64_t chunks, detail::ChunkFn body, void* ctx) { run_serially(chunks, body, ctx); }
+bool in_a_chunk() { return false; }  // (a nested call runs on the same thread: job_depth sees it)
+}  // namespace
 
 #else
 
@@ -355,9 +356,11 @@ void set_threads(int n) {
   if (s.pool && s.pool->size() != pool_workers(n) + 1) s.pool.reset();
 }
 
-namespace detail {
+namespace {
 
-void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
+bool in_a_chunk() { return Pool::inside(); }  // on any thread, a worker's included
+
+void run_job(int64_t chunks, detail::ChunkFn body, void* ctx) {
   State& s = state();
   if (chunks < 2 || Pool::inside() || s.wanted.load(std::memory_order_relaxed) == 1) {
     run_serially(chunks, body, ctx);
@@ -376,8 +379,57 @@ void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
   s.pool->run(body, ctx, chunks, n);
 }
 
-}  // namespace detail
+}  // namespace
 
 #endif
+
+// ------------------------------------------------------------- job counting
+namespace {
+
+std::atomic<bool> counting{false};
+std::mutex count_mutex;                   // guards counts() (a second thread may run jobs too)
+std::map<int64_t, JobCount>& counts() {  // by chunks
+  static std::map<int64_t, JobCount> m;
+  return m;
+}
+thread_local int job_depth = 0;  // a kernel inside another's chunk is part of that job, not one of its own
+
+}  // namespace
+
+void count_jobs(bool on) {
+  std::lock_guard<std::mutex> lock(count_mutex);
+  if (on) counts().clear();
+  counting.store(on, std::memory_order_relaxed);
+}
+
+std::vector<JobCount> counted_jobs() {
+  std::lock_guard<std::mutex> lock(count_mutex);
+  std::vector<JobCount> out;
+  for (const auto& [chunks, c] : counts()) out.push_back(c);
+  return out;
+}
+
+namespace detail {
+
+void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
+  if (!counting.load(std::memory_order_relaxed) || job_depth > 0 || in_a_chunk()) {
+    run_job(chunks, body, ctx);
+    return;
+  }
+  struct Depth {
+    Depth() { ++job_depth; }
+    ~Depth() { --job_depth; }
+  } depth;
+  const auto t0 = std::chrono::steady_clock::now();
+  run_job(chunks, body, ctx);  // a job that throws is not counted
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::lock_guard<std::mutex> lock(count_mutex);
+  JobCount& c = counts()[chunks];
+  c.chunks = chunks;
+  ++c.jobs;
+  c.seconds += seconds;
+}
+
+}  // namespace detail
 
 }  // namespace glass

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace glass {
 
@@ -31,6 +32,20 @@ int threads();
 int max_threads();
 // The machine's cores as the standard library reports them (at least 1).
 int hardware_threads();
+
+// What the kernels handed to the pool, for benchmarks: while counting is on,
+// every parallel_for is counted by its number of chunks (so by the kernel's
+// size: 2 chunks is a 128 x 128 elementwise op), with the wall time it took on
+// the calling thread, chunks run serially included. The rest of a run's time
+// is the serial part that no thread count speeds up. Off, counting costs one
+// relaxed load per parallel_for.
+struct JobCount {
+  int64_t chunks = 0;
+  int64_t jobs = 0;
+  double seconds = 0;
+};
+void count_jobs(bool on);  // on: start again from nothing; off: stop (what was counted stays)
+std::vector<JobCount> counted_jobs();  // by chunks, ascending
 
 }  // namespace glass
 

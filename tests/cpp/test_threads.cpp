@@ -5,8 +5,8 @@
 // and the model's forward + backward and AdamW steps, with 1, 2, 3, 7 and 8
 // threads (8 is more threads than this machine's cores and than some kernels'
 // chunks). Also the setting's bounds, errors thrown inside a chunk, nested
-// and concurrent callers, and the benchmarks' count of jobs. The tsan preset runs these tests under
-// ThreadSanitizer (scripts/test.sh, stage tsan).
+// and concurrent callers, and the benchmarks' count of jobs. The tsan preset
+// runs these tests under ThreadSanitizer (scripts/test.sh, stage tsan).
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -53,10 +53,19 @@ test.describe('offline', () => {
     await cell.locator('textarea').fill('print(model.info().blocks)');
     await cell.getByRole('button', { name: 'Run' }).click();
     await expect(cell.getByTestId('code-output')).toHaveText('4', { timeout: 20_000 });
-    // it ran in the sandbox's frame, served by the service worker with its header: an opaque origin
-    const frame = page.frames().find((f) => f.url().endsWith('/sandbox.html'));
-    expect(frame, 'the spare sandbox frame').toBeTruthy();
-    expect(await frame!.evaluate(() => self.origin)).toBe('null');
+    // it ran in the sandbox's frame, served by the service worker with its header: an opaque origin.
+    // The frame that ran the cell is being closed as the spare opens (app/sandboxClient.ts), so a
+    // frame found a moment ago may be gone when asked (CI once failed so: "Target page, context or
+    // browser has been closed"): ask the sandbox frames there are until one answers.
+    await expect
+      .poll(async () => {
+        for (const frame of page.frames().filter((f) => f.url().endsWith('/sandbox.html') && !f.isDetached())) {
+          const origin = await frame.evaluate(() => self.origin).catch(() => null); // closed while asked: the next one
+          if (origin !== null) return origin;
+        }
+        return 'no sandbox frame answered';
+      }, { message: "a sandbox frame's origin" })
+      .toBe('null');
     // another lesson, by address, offline
     await page.goto('./?view=lessons&lesson=attention&step=1');
     await expect(page.getByTestId('lesson')).toBeVisible();

@@ -138,6 +138,45 @@ TEST(Autograd, RetainGradsStoresIntermediates) {
   EXPECT_EQ(y.grad().item(), 1.0);
 }
 
+// Every stored gradient is contiguous in storage of its own, whether backward
+// copied it (a gradient some other tensor holds too: add hands the same one
+// to both inputs and to its own output) or kept a rule's fresh result as it
+// is: writing into one never changes another, nor the caller's upstream.
+TEST(Autograd, StoredGradientsOwnTheirStorage) {
+  Tensor a = Tensor::of({{1, 2, 3}, {4, 5, 6}}, DType::f64).set_requires_grad();
+  Tensor b = Tensor::of({{1, 1, 1}, {1, 1, 1}}, DType::f64).set_requires_grad();
+  Tensor bias = Tensor::of({{1, 2, 3}}, DType::f64).set_requires_grad();  // (1, 3): broadcast over rows
+  Tensor c = a + b;                   // add: one gradient for a, b and c
+  Tensor d = c * 2.0 + bias;          // the bias's gradient is reduced over rows: a fresh tensor
+  Tensor y = sum(d * d);
+  y.backward({.retain_grads = true});
+  const std::vector<Tensor> grads = {a.grad(), b.grad(), c.grad(), d.grad(), bias.grad()};
+  std::vector<std::vector<double>> before;
+  for (const Tensor& g : grads) {
+    ASSERT_TRUE(g.defined());
+    EXPECT_TRUE(g.is_contiguous());
+    before.push_back(g.to_vector());
+  }
+  for (std::size_t i = 0; i < grads.size(); ++i) {
+    Tensor g = grads[i];
+    g.mutable_data<double>()[0] = -1000.0;
+    for (std::size_t j = 0; j < grads.size(); ++j)
+      if (j != i) {
+        EXPECT_EQ(grads[j].to_vector(), before[j]) << "writing gradient " << i << " changed gradient " << j;
+      }
+    g.mutable_data<double>()[0] = before[i][0];
+  }
+  EXPECT_EQ(before[0], before[2]);  // a's, b's and c's are equal values, in three storages
+  EXPECT_EQ(before[1], before[2]);
+
+  // a leaf's gradient from the caller's upstream is a copy of it
+  Tensor x = Tensor::of({1, 2}, DType::f64).set_requires_grad();
+  Tensor up = Tensor::of({5, 7}, DType::f64);
+  x.backward(up);
+  up.mutable_data<double>()[0] = 0.0;
+  EXPECT_TENSOR(x.grad(), (Shape{2}), {5, 7});
+}
+
 TEST(Autograd, IntermediateGradOnlyWhenAsked) {
   Tensor x = Tensor::of({1, 2}, DType::f64).set_requires_grad();
   Tensor h = x * 2.0;

@@ -55,7 +55,14 @@ namespace glass::detail {
 // than this stays on the calling thread: handing a chunk to a waiting worker
 // costs about a microsecond (a few thousand elements' worth of work), waking
 // a sleeping one tens. The sizes change only who computes what, never a result.
-inline constexpr int64_t kParallelElements = int64_t{1} << 14;  // elementwise maps, softmax, reductions, copies
+// Elementwise work from 2^15 elements, not 2^14: so a 128 x 128 op stays on
+// the caller. Forward + backward on 128 bytes (the page's run), 2 threads,
+// interleaved runs on a 2-core AMD EPYC (Zen 5) whose vCPUs are far apart (a
+// cache line's round trip between them 600 ns): 2^14 17.1 ms, 2^15 15.7 ms in
+// the threaded wasm build under Node; natively 6.30 and 5.82 ms, and 2^16
+// 6.00 ms. On the Zen 4 machine before (a round trip of 55-350 ns), 2^15 and
+// 2^14 were even in wasm. (docs/threads.md, "Where a run's time goes")
+inline constexpr int64_t kParallelElements = int64_t{1} << 15;  // elementwise maps, softmax, reductions, copies
 inline constexpr int64_t kGrainElements = int64_t{1} << 13;     // elements per chunk of those
 inline constexpr int64_t kParallelMacs = int64_t{1} << 18;      // matrix products (multiply-adds)
 

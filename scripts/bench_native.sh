@@ -48,6 +48,15 @@ for f in /usr/lib/"$multiarch"/openblas-pthread/libblas.so.3 /usr/lib/"$multiarc
 done
 [[ -n "$openblas" ]] || die "bench:native: OpenBLAS's libblas.so.3 not found (apt-get install libopenblas0)"
 
+# PyTorch's CPU tensors come from glibc's malloc, which maps each large block
+# afresh and hands it back when freed: every step then pays its page faults
+# again, and a virtual machine's page faults are slow. GlassLLM keeps its freed
+# blocks (cpp/glass/tensor/storage.cpp), so PyTorch keeps its memory too: glibc
+# settings only, nothing of PyTorch changed. On the 2-core AMD EPYC (Zen 5),
+# 2026-12-02, PyTorch's 1-thread training step 16 x 128 took 338-644 ms (medians;
+# minimums 269-368) without them and 199-203 ms (minimums 193-200) with them.
+keep_memory=(env MALLOC_MMAP_THRESHOLD_=1073741824 MALLOC_TRIM_THRESHOLD_=4294967296 MALLOC_TOP_PAD_=268435456)
+
 mkdir -p build/bench
 counts=(1)
 ((threads == 1)) || counts+=("$threads")
@@ -56,7 +65,7 @@ host_check() { ((threads > 1)) && { node bench/host_check.mjs "$threads" 3 | sed
 host_check before
 for t in "${counts[@]}"; do
   say "bench:native: PyTorch ($t thread(s), LD_PRELOAD=$openblas)"
-  OPENBLAS_NUM_THREADS=$t OMP_NUM_THREADS=$t MKL_NUM_THREADS=$t LD_PRELOAD="$openblas" \
+  OPENBLAS_NUM_THREADS=$t OMP_NUM_THREADS=$t MKL_NUM_THREADS=$t LD_PRELOAD="$openblas" "${keep_memory[@]}" \
     "$PY" bench/peers/torch_step.py --threads "$t" ${args[@]+"${args[@]}"} | tee "build/bench/torch_${t}t.txt"
   say "bench:native: GlassLLM ($t thread(s), build/$preset)"
   "build/$preset/glassllm" bench --threads "$t" ${args[@]+"${args[@]}"} | tee "build/bench/glassllm_${t}t.txt"

@@ -21,7 +21,9 @@ namespace {
 //     15 registers), 8 x 1 87, 4 x 2 52, 4 x 3 50, 4 x 1 37 (the wasm tile this
 //     build used before), 3 x 4 18.
 //   wasm simd128, 32-byte vectors (two v128 each): 4 rows x 1 vector 41 GFLOP/s
-//     (4 x 2: 30; 8 x 2: 15 — V8 spills beyond 16 vector registers)
+//     (4 x 2: 30; 8 x 2: 15 — V8 spills beyond 16 vector registers). Again
+//     on Zen 5 under Node 20 (glass_wasm_bench, 2026-12-02): 4 x 1 47.5,
+//     2 x 2 43.8, 5 x 1 29.1, 3 x 2 27.7, 6 x 1 25.0.
 //   Plain SSE2 (no -march), 16-byte vectors, 16 xmm registers: 4 x 2 37.5
 //     GFLOP/s, 4 x 3 37.9, 6 x 2 35.6, 8 x 1 28.1, 4 x 1 27.6 (32-byte vectors
 //     split in two, as before: 17.7). NEON (AArch64) takes the same tile,

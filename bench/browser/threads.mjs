@@ -94,8 +94,10 @@ async function main() {
   }
   const speedUp = (list, label) => {
     const [a, b] = COUNTS.map((n) => pool(of(n, list)));
-    if (!a.model.length || !b.model.length)
-      return console.log(`  speed-up ${COUNTS[1]} threads vs ${COUNTS[0]}, ${label}: none (none of them ran on ${a.model.length ? COUNTS[1] : COUNTS[0]} thread${(a.model.length ? COUNTS[1] : COUNTS[0]) === 1 ? '' : 's'})`);
+    if (!a.model.length || !b.model.length) {
+      const missing = a.model.length ? COUNTS[1] : COUNTS[0];
+      return console.log(`  speed-up ${COUNTS[1]} threads vs ${COUNTS[0]}, ${label}: none (none of them ran on ${missing} thread${missing === 1 ? '' : 's'})`);
+    }
     console.log(`  speed-up ${COUNTS[1]} threads vs ${COUNTS[0]}, ${label}: forward + backward ${(median(a.model) / median(b.model)).toFixed(2)}x, training step ${(median(a.step) / median(b.step)).toFixed(2)}x (target: at least 1.6x each)`);
   };
   speedUp(pages, `all ${pages.length} pages`);

@@ -176,3 +176,32 @@ export async function walkLesson(
   await page.getByRole('button', { name: 'Back to the lesson path' }).click();
   await expect(page.getByTestId(`progress-${slug}`)).toContainText(`${steps} of ${steps} steps opened`);
 }
+
+/** Text written for developers, not learners: file paths, "seed lesson". */
+const DEVELOPER = [/\bweb\/src\b/i, /\bcpp\/glass\b/i, /\bseed lesson/i, /\bseed example\b/i, /\bthe seed['’]s\b/i, /\bDESIGN\.md\b/, /\b[\w-]+\.(tsx|cpp|md)\b/];
+/** Widgets without a plot or table of their own. */
+const NO_PLOT = new Set(['widget-inspector-tour', 'widget-references']);
+/** Diagrams whose notice is the prose right under them. */
+const NOTICE_IN_PROSE = new Set(['widget-block-diagram', 'widget-autograd-graph']);
+
+/**
+ * What a learner reads on the step on screen, with everything a prediction hid
+ * shown: no text written for developers, and every plot and table with a line
+ * of what to notice (inside the widget, or in the prose right under a diagram).
+ */
+export async function expectLearnerText(page: Page, at: string) {
+  await showHidden(page);
+  const lesson = page.getByTestId('lesson');
+  const text = (await lesson.textContent()) ?? '';
+  for (const re of DEVELOPER) expect(text.match(re)?.[0] ?? null, `${at}: ${re}`).toBeNull();
+  for (const widget of await lesson.locator('[data-testid^="widget-"]').all()) {
+    const id = (await widget.getAttribute('data-testid'))!;
+    if (NO_PLOT.has(id)) continue;
+    if (NOTICE_IN_PROSE.has(id)) {
+      // what comes right after the diagram starts with "Notice:"
+      await expect(page.locator(`[data-testid="${id}"] + *`).first(), `${at}: ${id}`).toContainText(/^\s*Notice:/);
+      continue;
+    }
+    await expect(widget.locator('.to-notice').first(), `${at}: ${id}`).toBeVisible({ timeout: 20_000 });
+  }
+}

@@ -11,6 +11,9 @@
 //   - axe finds no serious or critical violation (all rules at 1280 px; at 390 px,
 //     where scroll boxes appear, all but colour contrast, which does not change);
 // and a full-page screenshot is saved as build/screenshots/widths/<width>-<page>.png.
+// Then, on a lesson step, with what its predictions hide shown: what a learner
+// reads (no text for developers, what to notice under every plot and table:
+// expectLearnerText in lessonWalk.ts).
 //
 // Views come from the app (VIEWS) and lessons from web/src/lessons/*.md, so a
 // new view or lesson step is covered without editing this file.
@@ -18,7 +21,7 @@ import { readdirSync } from 'node:fs';
 import { axe } from './axe';
 import { test as base, expect, type Page } from '@playwright/test';
 import { VIEWS } from '../../web/src/app/urlState';
-import { SHOTS, lessonCounts, stepShown } from './lessonWalk';
+import { SHOTS, expectLearnerText, lessonCounts, stepShown } from './lessonWalk';
 
 // One page for all the screens a worker tests: each screen is still a fresh load by
 // deep link with empty storage, but not in a new browser context. A new context
@@ -59,6 +62,8 @@ interface Screen {
   name: string;
   url: string;
   ready: (page: Page) => Promise<void>;
+  /** Checked last, at 1280 px: it may change the page (show what a prediction hides). */
+  after?: (page: Page) => Promise<void>;
 }
 
 /** What each view shows once the core has answered; a view not listed here is ready when its heading is. */
@@ -107,6 +112,7 @@ const lessonSteps: Screen[] = lessonSlugs.flatMap((slug) =>
       await expect(page.locator('.code-cell-error'), `${slug} step ${i + 1}`).toHaveCount(0);
       await expect(page.locator('.lesson-error'), `${slug} step ${i + 1}`).toHaveCount(0);
     },
+    after: (page: Page) => expectLearnerText(page, `${slug} step ${i + 1}`),
   })),
 );
 
@@ -202,7 +208,7 @@ async function axeProblems(page: Page, all = true): Promise<string[]> {
 const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 for (const screen of [...views, ...inspectorVariants, ...lessonSteps]) {
-  test(`${screen.name}: no sideways scroll at ${WIDTHS.map((w) => w.width).join(', ')} px, no serious axe violation`, async ({ shared: page }) => {
+  test(`${screen.name}: no sideways scroll at ${WIDTHS.map((w) => w.width).join(', ')} px, no serious axe violation${screen.after ? ', text for learners' : ''}`, async ({ shared: page }) => {
     await page.setViewportSize(WIDTHS[0]);
     await openFresh(page, screen.url);
     await screen.ready(page);
@@ -218,6 +224,10 @@ for (const screen of [...views, ...inspectorVariants, ...lessonSteps]) {
       expect.soft(await page.evaluate(overlappingDiagramLabels), `${at}: overlapping diagram labels`).toEqual([]);
       if (AXE_WIDTHS.has(size.width)) expect.soft(await axeProblems(page, size.width === 1280), `${at}: axe`).toEqual([]);
       await page.screenshot({ path: `${SHOTS}/widths/${size.width}-${screen.name}.png`, fullPage: true });
+    }
+    if (screen.after) {
+      await page.setViewportSize(WIDTHS[0]);
+      await screen.after(page);
     }
   });
 }

@@ -4,6 +4,7 @@
 //   npx vite build && npx playwright test
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from './scripts/chromium.mjs';
 
 // not 4173, so a running `npm run preview` does not collide. Several sessions
 // can test side by side with their own build and port:
@@ -37,19 +38,7 @@ export default defineConfig({
     // Each test is a first visit, where the service worker would download the whole
     // site (6 MB) in the background; only tests/e2e/offline.spec.ts, which tests it, allows it.
     serviceWorkers: 'block',
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },
   webServer: [
     {

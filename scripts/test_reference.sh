@@ -14,6 +14,8 @@
 # intervention alone) and on every variant (all its kinds at once), same tolerances; and the
 # inspector's "Reproduce in PyTorch" lines (web/src/viewmodels/reproduce.ts), run through bash as a
 # learner would paste them, against the core's numbers (tests/reference/page_commands.test.ts, Vitest).
+# The comparisons run in one Python process (tests/reference/run_cases.py: torch imported once);
+# the negative control in one of its own.
 # Fails loudly, never skips, when /usr/bin/python3 cannot import torch.
 # Ends with one line "reference: N passed, M failed" (N, M count tensor comparisons).
 set -euo pipefail
@@ -31,10 +33,28 @@ GLASSLLM=build/native/glassllm
 W=build/reference
 mkdir -p "$W"
 
+# Every case below is written to one list and run in one Python process
+# (tests/reference/run_cases.py): importing torch once instead of per case.
+CASES="$W/cases.jsonl"
+: >"$CASES"
+add_case() {   # title, script, then the script's arguments
+  "$PY" -c 'import json, sys; print(json.dumps({"title": sys.argv[1], "script": sys.argv[2], "args": sys.argv[3:]}))' "$@" >>"$CASES"
+}
+run_case() {   # title, then compare_with_torch.py arguments
+  local title=$1
+  shift
+  add_case "$title" compare_with_torch.py --brief "$@"
+}
+interp_case() {   # title, then compare_interp.py arguments (issue 12: patterns, lens, interventions)
+  local title=$1
+  shift
+  add_case "$title" compare_interp.py --brief "$@"
+}
+
 say "reference: weights"
 "$GLASSLLM" init --out "$W/init_seed1.safetensors" --seed 1
-"$PY" tests/reference/make_weights.py "$W/large_std0.2_f32.safetensors" --std 0.2 --seed 1 --dtype f32
-"$PY" tests/reference/make_weights.py "$W/large_std0.1_f64.safetensors" --std 0.1 --seed 2 --dtype f64
+add_case "weights: large, std 0.2, F32" make_weights.py "$W/large_std0.2_f32.safetensors" --std 0.2 --seed 1 --dtype f32
+add_case "weights: large, std 0.1, F64" make_weights.py "$W/large_std0.1_f64.safetensors" --std 0.1 --seed 2 --dtype f64
 
 # exactly 128 bytes (73 characters: 2-, 3- and 4-byte UTF-8 sequences)
 T128='Ünïcödé — naïve café: 日本語のテキスト, emoji 🙂🚀, Ελληνικά καὶ русский текст; ½ .'
@@ -43,27 +63,6 @@ TSHORT='short: ĳ ✓ 🙂 on one line, eps 1e-2.'
 
 passed=0
 failed=0
-run_case() {   # title, then compare_with_torch.py arguments
-  run_script compare_with_torch.py "$@"
-}
-interp_case() {   # title, then compare_interp.py arguments (issue 12: patterns, lens, interventions)
-  run_script compare_interp.py "$@"
-}
-run_script() {   # script, title, then its arguments
-  local script=$1 title=$2 rc=0 line
-  shift 2
-  say "reference: $title"
-  "$PY" "tests/reference/$script" --brief "$@" | tee "$W/last.log" || rc=$?
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$W/last.log" | tail -1 || true)
-  if [[ -z "$line" ]]; then
-    failed=$((failed + 1))
-    echo "  (no result line: the comparison did not finish, exit $rc)"
-    return
-  fi
-  passed=$((passed + $(cut -d' ' -f1 <<<"$line")))
-  failed=$((failed + $(cut -d' ' -f3 <<<"$line")))
-  if ((rc != 0)) && [[ "$line" == *" 0 failed" ]]; then failed=$((failed + 1)); fi
-}
 
 run_case "random init (std 0.02), 128 bytes" "$W/init_seed1.safetensors" "$T128"
 run_case "large weights (std 0.2, F32 file), 128 bytes" "$W/large_std0.2_f32.safetensors" "$T128"
@@ -83,11 +82,14 @@ done
 
 # the variants: large weights with the config in the file's metadata; models without norms
 # get smaller matrices (std 0.2 makes them overflow float32 within 3 blocks)
+nvariant=0
 variant() {   # title, std, make_weights.py flags...
-  local title=$1 std=$2
+  local title=$1 std=$2 file
   shift 2
-  "$PY" tests/reference/make_weights.py "$W/variant.safetensors" --blocks 3 --d 64 --heads 4 --std "$std" --seed 3 "$@" >/dev/null
-  run_case "variant: $title (3 blocks, d 64, std $std), 128 bytes" "$W/variant.safetensors" "$T128"
+  nvariant=$((nvariant + 1))
+  file="$W/variant$nvariant.safetensors"
+  add_case "weights: variant $title" make_weights.py "$file" --blocks 3 --d 64 --heads 4 --std "$std" --seed 3 "$@"
+  run_case "variant: $title (3 blocks, d 64, std $std), 128 bytes" "$file" "$T128"
   # every kind of intervention this variant has parts for, together. Not zero (without residuals a
   # zeroed branch makes every later position the same, and attention's gradients noise around 0) and
   # not identityNorm (these large weights, unnormalised, reach logits in the hundreds where float32
@@ -95,7 +97,7 @@ variant() {   # title, std, make_weights.py flags...
   local ivs="scale:blocks.1.ffn:0.25,scale:blocks.0.attn:0.5,ablateHead:2:3"
   [[ " $* " == *" none "* ]] || ivs+=",eps:blocks.2.norm_ffn:1e-2,unitGamma:blocks.0.norm_attn"
   [[ " $* " == *" post "* || " $* " == *" none "* ]] || ivs+=",eps:norm_final:0.5,unitGamma:norm_final"
-  interp_case "interp: variant $title, $ivs" "$W/variant.safetensors" "$T128" --intervene "$ivs"
+  interp_case "interp: variant $title, $ivs" "$file" "$T128" --intervene "$ivs"
 }
 variant "post-norm RMSNorm" 0.2 --norm post
 variant "post-norm LayerNorm" 0.2 --norm post --norm-kind layer
@@ -107,6 +109,19 @@ variant "no norms, no residuals" 0.15 --norm none --no-residual
 "$GLASSLLM" init --out "$W/post12.safetensors" --seed 2 --blocks 12 --d 64 --heads 4 --norm post --init-scale flat --eps 1e-5
 run_case "variant: post-norm, 12 blocks of d 64, glassllm init (flat init scale, eps 1e-5), KJV-like text" "$W/post12.safetensors" \
   'In the beginning God created the heaven and the earth.'
+
+rc=0
+"$PY" tests/reference/run_cases.py "$CASES" | tee "$W/cases.log" || rc=$?
+line=$(grep -E '^cases: [0-9]+ passed, [0-9]+ failed$' "$W/cases.log" | tail -1 || true)
+if [[ -z "$line" ]]; then
+  failed=$((failed + 1))
+  echo "  (no result line: the cases did not finish, exit $rc)"
+else
+  read -r _ p _ f _ <<<"$line"
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if ((rc != 0)) && ((f == 0)); then failed=$((failed + 1)); fi
+fi
 
 say "reference: reproduce.py prints what glassllm interp computes (float64, an intervention, a pattern element, a lens entry)"
 "$GLASSLLM" interp --weights "$SHIPPED" --text "$TKJV" --dtype f64 --intervene ablateHead:1:2 --json "$W/repro.json" >/dev/null

@@ -9,7 +9,7 @@
 #   4. reference: glassllm against the independent PyTorch model (scripts/test_reference.sh)
 #   5. fuzz: each libFuzzer target for a short smoke run (scripts/fuzz.sh, 15 s each;
 #      GLASS_FUZZ_SECONDS changes it), after asan
-#   6. web: the layering checks (tsc for the page and for the worker's side without the DOM,
+#   6. web: (builds the native CLI if the native stage did not) the layering checks (tsc for the page and for the worker's side without the DOM,
 #      dependency-cruiser's rules in .dependency-cruiser.cjs, see docs/architecture.md),
 #      then vitest run (tests/web/**, loads the wasm build)
 #   7. e2e: vite build (production dist/), then Playwright in Debian's Chromium (tests/e2e/**)
@@ -177,6 +177,9 @@ if has_stage web; then
   current="web (wasm build)"
   has_stage wasm || bash scripts/build.sh wasm --web
   has_stage wasm-threads || bash scripts/build.sh wasm-threads --web # tests/web/wasmOpcodesAtomics.test.ts reads it
+  # the native command line (trainNative and lesson-generation compare with it): built by the
+  # native stage when it runs, else here (a no-op when it is up to date)
+  bash scripts/build.sh native --target glassllm
   run_layers
   t0=$(now)
   current="web (vitest)"

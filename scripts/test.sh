@@ -9,9 +9,10 @@
 #   4. reference: glassllm against the independent PyTorch model (scripts/test_reference.sh)
 #   5. fuzz: each libFuzzer target for a short smoke run (scripts/fuzz.sh, 15 s each;
 #      GLASS_FUZZ_SECONDS changes it), after asan
-#   6. web: (builds the native CLI if the native stage did not) the layering checks (tsc for the page and for the worker's side without the DOM,
+#   6. web: the layering checks (tsc for the page and for the worker's side without the DOM,
 #      dependency-cruiser's rules in .dependency-cruiser.cjs, see docs/architecture.md),
-#      then vitest run (tests/web/**, loads the wasm build)
+#      then vitest run (tests/web/**, loads the wasm build; some tests compare with the
+#      native CLI, which the stage builds when the native stage did not)
 #   7. e2e: vite build (production dist/), then Playwright in Debian's Chromium (tests/e2e/**)
 # Run a subset with: npm test -- native wasm web   (stages: native avx2 cli reference asan tsan fuzz wasm wasm-threads web e2e)
 # Ends with one line "tests: N passed, M failed".

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what GlassLLM needs, only what is missing. Safe to run again and again.
 #   - Debian packages (apt-get, non-interactive, one `apt-get update` at most)
-#   - npm packages (`npm ci` when node_modules is missing or older than package-lock.json)
+#   - npm packages (`npm ci` when node_modules is missing, incomplete or older than package-lock.json)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -53,10 +53,14 @@ else
   say "setup: Debian packages present (${#APT_PACKAGES[@]} checked)"
 fi
 
-if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules ]]; then
-  say "setup: npm ci (node_modules missing or older than package-lock.json)"
+# npm writes node_modules/.package-lock.json last, once an install is complete: an
+# emptied or half-written node_modules lacks it (a bare directory once passed here,
+# and every npx in the tests then failed).
+stamp=node_modules/.package-lock.json
+if [[ ! -f $stamp ]] || [[ package-lock.json -nt $stamp ]]; then
+  say "setup: npm ci (node_modules missing, incomplete or older than package-lock.json)"
   npm ci --no-audit --no-fund
-  touch node_modules
+  touch "$stamp"
 else
   say "setup: node_modules up to date"
 fi

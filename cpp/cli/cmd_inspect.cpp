@@ -14,6 +14,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load_model.h"
+#include "cli/tensor_json.h"
 #include "cli/threads_flag.h"
 #include "glass/io/bytes.h"
 #include "glass/io/safetensors.h"
@@ -23,35 +24,17 @@ namespace glass::cli {
 
 namespace {
 
-// The document in insertion order (snapshots as the model records them), its
-// numbers of the run's dtype: the library writes each with the fewest digits
-// that read back to the same float (or double), and null for NaN and infinity,
-// which JSON cannot spell.
-template <class Real>
-using InspectJson = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t,
-                                         std::uint64_t, Real>;
-
-template <class Real>
-InspectJson<Real> tensor_json(const Tensor& t, bool drop_batch) {
-  Shape shape = t.shape();
-  if (drop_batch && !shape.empty()) shape.erase(shape.begin());
-  InspectJson<Real> data = InspectJson<Real>::array();
-  data.template get_ref<typename InspectJson<Real>::array_t&>().reserve(static_cast<std::size_t>(t.numel()));
-  for (double v : t.to_vector()) data.push_back(static_cast<Real>(v));  // exact: the tensor holds Reals
-  return {{"shape", shape}, {"data", std::move(data)}};
-}
-
 template <class Real>
 std::string inspect_json(nn::Model& model, const nn::Model::Output& out) {
-  InspectJson<Real> snapshots = InspectJson<Real>::object(), grads = InspectJson<Real>::object();
+  Json<Real> snapshots = Json<Real>::object(), grads = Json<Real>::object();
   for (const auto& [name, t] : out.snapshots.items()) {
     snapshots[name] = tensor_json<Real>(t, true);
     if (t.grad().defined()) grads[name] = tensor_json<Real>(t.grad(), true);
   }
   for (const auto& [name, p] : model.named_parameters()) grads[name] = tensor_json<Real>(p.grad(), false);
-  const InspectJson<Real> doc = {{"loss", static_cast<Real>(out.loss.item())},
-                                 {"snapshots", std::move(snapshots)},
-                                 {"grads", std::move(grads)}};
+  const Json<Real> doc = {{"loss", static_cast<Real>(out.loss.item())},
+                          {"snapshots", std::move(snapshots)},
+                          {"grads", std::move(grads)}};
   return doc.dump() + "\n";
 }
 

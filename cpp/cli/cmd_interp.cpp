@@ -20,6 +20,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load_model.h"
+#include "cli/tensor_json.h"
 #include "cli/threads_flag.h"
 #include "glass/io/bytes.h"
 #include "glass/io/safetensors.h"
@@ -35,22 +36,10 @@ namespace glass::cli {
 
 namespace {
 
-template <class Real>
-using Json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t, std::uint64_t, Real>;
-
 // A number of the run's dtype, or null for NaN and infinity (JSON cannot spell them).
 template <class Real>
 Json<Real> num(double v) {
   return std::isfinite(v) ? Json<Real>(static_cast<Real>(v)) : Json<Real>(nullptr);
-}
-
-template <class Real>
-Json<Real> tensor_json(const Tensor& t, bool drop_batch) {
-  Shape shape = t.shape();
-  if (drop_batch && !shape.empty()) shape.erase(shape.begin());
-  Json<Real> data = Json<Real>::array();
-  for (double v : t.to_vector()) data.push_back(static_cast<Real>(v));
-  return {{"shape", shape}, {"data", std::move(data)}};
 }
 
 template <class Real>

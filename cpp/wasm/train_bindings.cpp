@@ -196,7 +196,7 @@ val progress_to_js(const train::Progress& p) {
 
 // One step. A step whose loss or gradient is not finite comes back as
 // {diverged: {step, what, message}} with the run unchanged (the last good state).
-val step(TrainSession& s) {
+val train_step(TrainSession& s) {
   try {
     return progress_to_js(s.trainer->train_step());
   } catch (const train::Diverged& d) {
@@ -214,7 +214,7 @@ double validation_loss(TrainSession& s) { return s.trainer->validation_loss(); }
 
 // `length` bytes after the UTF-8 bytes of prompt, sampled at `temperature`
 // with a generator seeded by `seed`: the new bytes (not always whole UTF-8).
-val sample(TrainSession& s, std::string prompt, double length, double seed, double temperature) {
+val sample_text(TrainSession& s, std::string prompt, double length, double seed, double temperature) {
   const int64_t n = whole_from("sample length", length);
   if (n < 0 || n > 4096) throw Error("sample length must be from 0 to 4096, got " + std::to_string(n));
   const int64_t sd = whole_from("sample seed", seed);
@@ -237,7 +237,7 @@ void restore(TrainSession& s, val bytes) {
 }
 
 // The model's config in the JS names of protocol/train.ts ModelConfigInput.
-val config_of(TrainSession& s) {
+val session_config(TrainSession& s) {
   const nn::Config& c = s.model->config();
   val out = val::object();
   out.set("blocks", static_cast<double>(c.blocks));
@@ -279,13 +279,13 @@ EMSCRIPTEN_BINDINGS(glass_train) {
   class_<TrainSession>("TrainSession")
       .constructor(guard<&make_session>, allow_raw_pointers())
       .class_function("fromWeights", guard<&from_weights>, allow_raw_pointers())
-      .function("step", guard<&step>)
+      .function("step", guard<&train_step>)
       .function("validationLoss", guard<&validation_loss>)
-      .function("sample", guard<&sample>)
+      .function("sample", guard<&sample_text>)
       .function("weights", guard<&weights>)
       .function("checkpoint", guard<&checkpoint>)
       .function("restore", guard<&restore>)
-      .function("config", guard<&config_of>)
+      .function("config", guard<&session_config>)
       .function("depthNames", guard<&depth_names>)
       .function("parameters", guard<&parameters>)
       .function("trainBytes", guard<&train_bytes>)

@@ -41,27 +41,18 @@ nn::Config tiny(DType dtype = DType::f64) {
   return c;
 }
 
-// Weights large enough that attention is sharp and every nonlinearity bends.
-void randomise(nn::Model& model, uint64_t seed, double std = 0.3) {
-  Generator gen(seed);
-  model.visit([&](const std::string& name, Tensor& p) {
-    const bool gamma = name.ends_with(".gamma"), beta = name.ends_with(".beta");
-    std::vector<double> v(static_cast<std::size_t>(p.numel()));
-    for (double& x : v) x = gamma ? 1.0 + 0.3 * gen.normal() : beta ? 0.3 * gen.normal() : std * gen.normal();
-    p = Tensor::from_vector(v, p.shape(), p.dtype()).set_requires_grad();
-  });
-}
-
+// Weights large enough that attention is sharp and every nonlinearity bends:
+// matrices ~ N(0, 0.3^2) (weights_helpers.h).
 nn::Model make(const nn::Config& c, uint64_t seed = 7) {
   nn::Model m(c, seed);
-  randomise(m, seed);
+  glass_test::randomise(m, seed, 0.3);
   return m;
 }
 
-const std::vector<int32_t> kIds = {72, 101, 108, 108, 111, 44, 32, 119, 111, 114, 108, 100};
+const std::vector<int32_t> kHelloIds = {72, 101, 108, 108, 111, 44, 32, 119, 111, 114, 108, 100};
 
 nn::Model::Output run(const nn::Model& m, bool patterns = false, const nn::Edits* edits = nullptr, bool backward = true) {
-  nn::Model::Output out = m.forward(kIds, 1, nn::ForwardOptions{.record_snapshots = true, .record_patterns = patterns, .edits = edits});
+  nn::Model::Output out = m.forward(kHelloIds, 1, nn::ForwardOptions{.record_snapshots = true, .record_patterns = patterns, .edits = edits});
   if (backward) out.loss.backward();
   return out;
 }
@@ -197,7 +188,7 @@ TEST(LogitLens, EveryDepthAndTheLastIsTheModel) {
       SCOPED_TRACE(label(c) + " " + std::string(dtype_name(dt)));
       nn::Model m = make(c);
       const auto r = run(m, false, nullptr, false);
-      const nn::LogitLens lens = nn::logit_lens(m, r, kIds);
+      const nn::LogitLens lens = nn::logit_lens(m, r, kHelloIds);
       EXPECT_EQ(lens.depths, r.snapshots.stream());
       EXPECT_EQ(lens.logits.shape(), (Shape{5, 12, 256}));
       EXPECT_EQ(lens.last_depth_max_abs, 0.0);
@@ -216,7 +207,7 @@ TEST(LogitLens, ReadsWithTheRunsOwnFinalNorm) {
   const nn::Intervention iv = nn::parse_intervention("identityNorm:norm_final");
   const nn::Edits e = nn::compile_interventions(m, std::span(&iv, 1));
   const auto r = run(m, false, &e, false);
-  EXPECT_EQ(nn::logit_lens(m, r, kIds).last_depth_max_abs, 0.0);
+  EXPECT_EQ(nn::logit_lens(m, r, kHelloIds).last_depth_max_abs, 0.0);
 }
 
 // ---------------------------------------------------------------- interventions
@@ -361,12 +352,12 @@ TEST(GradientCheck, PredictsTheCentralDifferenceAndTouchesNothing) {
     SCOPED_TRACE(target);
     // element 5 of a pattern is above the diagonal (row 0): no gradient there; row 3, column 1 has one
     const int64_t index = std::string(target).ends_with("pattern") ? 3 * 12 + 1 : 5;
-    const nn::GradientCheck g64 = nn::gradient_check(m, kIds, target, index, 1e-5, DType::f64);
+    const nn::GradientCheck g64 = nn::gradient_check(m, kHelloIds, target, index, 1e-5, DType::f64);
     EXPECT_EQ(g64.dtype, DType::f64);
     EXPECT_NE(g64.grad, 0.0);
     EXPECT_NEAR(g64.actual, g64.predicted, 1e-8 * std::fabs(g64.predicted) + 1e-15);
     EXPECT_NEAR(g64.applied_delta, 1e-5, 1e-15);
-    const nn::GradientCheck g32 = nn::gradient_check(m, kIds, target, index, 1e-2, DType::f32);
+    const nn::GradientCheck g32 = nn::gradient_check(m, kHelloIds, target, index, 1e-2, DType::f32);
     EXPECT_NEAR(g32.actual, g32.predicted, 0.05 * std::fabs(g32.predicted) + 1e-6);
     EXPECT_NEAR(g32.grad, g64.grad, 1e-3 * std::fabs(g64.grad) + 1e-7);
   }
@@ -374,12 +365,12 @@ TEST(GradientCheck, PredictsTheCentralDifferenceAndTouchesNothing) {
   EXPECT_EQ(m.blocks[0].attn.wq.weight.grad().to_vector(), grad_before);
   EXPECT_EQ(m.config().dtype, DType::f32);
   // refusals
-  EXPECT_THROW(nn::gradient_check(m, kIds, "blocks.9.attn", 0, 1e-3, DType::f32), Error);
-  EXPECT_THROW(nn::gradient_check(m, kIds, "embed", 12 * 16, 1e-3, DType::f32), Error);
-  EXPECT_THROW(nn::gradient_check(m, kIds, "embed", 0, 0, DType::f32), Error);
+  EXPECT_THROW(nn::gradient_check(m, kHelloIds, "blocks.9.attn", 0, 1e-3, DType::f32), Error);
+  EXPECT_THROW(nn::gradient_check(m, kHelloIds, "embed", 12 * 16, 1e-3, DType::f32), Error);
+  EXPECT_THROW(nn::gradient_check(m, kHelloIds, "embed", 0, 0, DType::f32), Error);
   EXPECT_THROW(nn::gradient_check(m, std::vector<int32_t>{3}, "embed", 0, 1e-3, DType::f32), Error);
   // above the diagonal a pattern has no effect: gradient 0 and no change at all
-  const nn::GradientCheck above = nn::gradient_check(m, kIds, "blocks.1.attn.pattern", 5, 1e-2, DType::f64);
+  const nn::GradientCheck above = nn::gradient_check(m, kHelloIds, "blocks.1.attn.pattern", 5, 1e-2, DType::f64);
   EXPECT_EQ(above.grad, 0.0);
   EXPECT_EQ(above.actual, 0.0);
   (void)r;

@@ -22,7 +22,7 @@ using namespace glass;
 using glass_test::values_near;
 
 // The tiny float64 configuration the gradient checks use.
-nn::Config tiny(int64_t blocks = 1) {
+nn::Config grad_config(int64_t blocks = 1) {
   nn::Config c;
   c.vocab = 11;
   c.context = 6;
@@ -36,7 +36,7 @@ nn::Config tiny(int64_t blocks = 1) {
 }
 
 // Matrices ~ N(0, 0.5^2) (weights_helpers.h).
-void randomise(nn::Model& model, uint64_t seed) { glass_test::randomise(model, seed, 0.5); }
+void randomise_wide(nn::Model& model, uint64_t seed) { glass_test::randomise(model, seed, 0.5); }
 
 std::vector<int32_t> random_ids(Generator& gen, size_t n, int64_t vocab) {
   std::vector<int32_t> ids(n);
@@ -105,7 +105,7 @@ TEST(Model, ParameterCountsOfTheDefaultModel) {
 
 TEST(Model, ParameterCountsFollowTheConfig) {
   // Counts come from the live model: change the config and they change with it.
-  for (const nn::Config& c : {tiny(1), tiny(3)}) {
+  for (const nn::Config& c : {grad_config(1), grad_config(3)}) {
     nn::Model model(c);
     const int64_t per_block = 2 * c.d + 4 * c.d * c.d + 3 * c.d * c.hidden;
     EXPECT_EQ(model.norm_count(), 2 * c.blocks + 1);
@@ -115,7 +115,7 @@ TEST(Model, ParameterCountsFollowTheConfig) {
 }
 
 TEST(Model, ParameterNamesShapesAndOrder) {
-  nn::Config c = tiny(2);
+  nn::Config c = grad_config(2);
   nn::Model model(c);
   std::vector<std::pair<std::string, Shape>> want = {{"tok_emb.weight", {11, 16}}};
   for (int i = 0; i < 2; ++i) {
@@ -143,13 +143,13 @@ TEST(Model, ParameterNamesShapesAndOrder) {
 }
 
 TEST(Model, ConfigIsValidated) {
-  nn::Config c = tiny();
+  nn::Config c = grad_config();
   c.heads = 3;  // does not divide d = 16
   EXPECT_GLASS_ERROR([&] { nn::Model m(c); }, {"heads"});
-  c = tiny();
+  c = grad_config();
   c.heads = 16;  // head width 1: RoPE needs an even width
   EXPECT_GLASS_ERROR([&] { nn::Model m(c); }, {"even"});
-  c = tiny();
+  c = grad_config();
   c.blocks = 0;
   EXPECT_GLASS_ERROR([&] { nn::Model m(c); }, {"blocks"});
 }
@@ -211,7 +211,7 @@ TEST(Model, EverySnapshotNameShapeAndGradient) {
 }
 
 TEST(Model, SnapshotsOfABatchAndWithoutRecording) {
-  nn::Model model(tiny(2), 3);
+  nn::Model model(grad_config(2), 3);
   Generator gen(1);
   const std::vector<int32_t> ids = random_ids(gen, 3 * 5, 11);
   auto out = model.forward(ids, 3, true);
@@ -225,7 +225,7 @@ TEST(Model, SnapshotsOfABatchAndWithoutRecording) {
 }
 
 TEST(Model, ForwardRefusesBadInput) {
-  nn::Model model(tiny(), 3);
+  nn::Model model(grad_config(), 3);
   const std::vector<int32_t> seven(7, 1), six(6, 1);
   EXPECT_GLASS_ERROR([&] { model.forward(seven, 1); }, {"context"});  // context 6
   EXPECT_GLASS_ERROR([&] { model.forward(six, 4); }, {"rows"});       // 6 ids cannot form 4 rows
@@ -245,7 +245,7 @@ TEST(Model, TransformerLensAliases) {
   EXPECT_EQ(nn::resolve_alias("blocks.2.attn"), "blocks.2.attn");  // not an alias: unchanged
   EXPECT_EQ(nn::resolve_alias("logits"), "logits");
 
-  nn::Model model(tiny(2), 3);
+  nn::Model model(grad_config(2), 3);
   const std::vector<int32_t> ids = {1, 2, 3, 4};
   auto out = model.forward(ids, 1, true);
   const nn::Snapshots& s = out.snapshots;
@@ -279,8 +279,8 @@ double numeric_derivative(const nn::Model& model, const std::vector<int32_t>& id
 }
 
 TEST(ModelGradcheck, EveryParameterElementAgainstFiniteDifferences) {
-  nn::Model model(tiny(1), 11);
-  randomise(model, 12);
+  nn::Model model(grad_config(1), 11);
+  randomise_wide(model, 12);
   Generator gen(13);
   const int64_t batch = 2;
   const std::vector<int32_t> ids = random_ids(gen, 2 * 6, 11);  // two full-context rows
@@ -354,8 +354,8 @@ TEST(ModelGradcheck, SnapshotGradientsAreTotalDerivatives) {
   // Two blocks: blocks.0.resid.ffn feeds block 1's norm AND its residual, and
   // blocks.0.resid.attn feeds block 0's ffn norm AND the residual; a gradient
   // that misses either use fails here.
-  nn::Model model(tiny(2), 21);
-  randomise(model, 22);
+  nn::Model model(grad_config(2), 21);
+  randomise_wide(model, 22);
   Generator gen(23);
   const int64_t batch = 2;
   const std::vector<int32_t> ids = random_ids(gen, 2 * 6, 11);
@@ -371,8 +371,8 @@ TEST(ModelGradcheck, SnapshotGradientsAreTotalDerivatives) {
 TEST(ModelGradcheck, EmbedGradientIsTheEmbeddingRowsGradient) {
   // With distinct bytes in one row, d loss / d embed[t] is exactly the
   // gradient of tok_emb's row for byte t.
-  nn::Model model(tiny(1), 31);
-  randomise(model, 32);
+  nn::Model model(grad_config(1), 31);
+  randomise_wide(model, 32);
   const std::vector<int32_t> ids = {4, 0, 9, 2, 7, 10};
   const auto out = model.forward(ids, 1, true);
   out.loss.backward();
@@ -395,10 +395,10 @@ double max_diff(const std::vector<double>& a, const std::vector<double>& b, int6
 }
 
 TEST(Model, CausalChangingByteTChangesNoEarlierLogits) {
-  nn::Config c = tiny(2);
+  nn::Config c = grad_config(2);
   c.context = 16;
   nn::Model model(c, 41);
-  randomise(model, 42);
+  randomise_wide(model, 42);
   Generator gen(43);
   const std::vector<int32_t> ids = random_ids(gen, 16, 11);
   const std::vector<double> base = model.forward(ids, 1).logits.to_vector();
@@ -449,12 +449,12 @@ TEST(Model, SetEpsChangesAllNineNormsAndTheOutput) {
 }
 
 TEST(Model, SetEpsIsTheSameAsBuildingWithThatEps) {
-  nn::Config c = tiny(2);
+  nn::Config c = grad_config(2);
   nn::Model a(c, 52);
-  randomise(a, 53);
+  randomise_wide(a, 53);
   c.eps = 0.25;
   nn::Model b(c, 52);
-  randomise(b, 53);
+  randomise_wide(b, 53);
   a.set_eps(0.25);
   const std::vector<int32_t> ids = {1, 5, 3, 9, 0, 2};
   EXPECT_EQ(a.forward(ids, 1).logits.to_vector(), b.forward(ids, 1).logits.to_vector());
@@ -515,12 +515,12 @@ TEST(Model, FreshModelLossIsLn256) {
 // computation, so the parts' output is the model's snapshot to the bit, and each
 // intermediate is checked against its definition with plain ops.
 
-const std::vector<int32_t> kIds = {3, 1, 4, 1, 5, 9};
+const std::vector<int32_t> kModelIds = {3, 1, 4, 1, 5, 9};
 
 TEST(ModelParts, AttentionPartsAreTheForwardPassOwnComputation) {
-  nn::Model model(tiny(2), 7);
-  randomise(model, 11);
-  const auto run = model.forward(kIds, 1, /*record_snapshots=*/true);
+  nn::Model model(grad_config(2), 7);
+  randomise_wide(model, 11);
+  const auto run = model.forward(kModelIds, 1, /*record_snapshots=*/true);
   NoGradGuard no_grad;
   const int64_t n = 6, h = model.config().heads, k = model.config().head_dim();
   for (int b = 0; b < 2; ++b) {
@@ -555,9 +555,9 @@ TEST(ModelParts, AttentionPartsAreTheForwardPassOwnComputation) {
 }
 
 TEST(ModelParts, SwiGLUPartsAreTheForwardPassOwnComputation) {
-  nn::Model model(tiny(2), 7);
-  randomise(model, 12);
-  const auto run = model.forward(kIds, 1, true);
+  nn::Model model(grad_config(2), 7);
+  randomise_wide(model, 12);
+  const auto run = model.forward(kModelIds, 1, true);
   NoGradGuard no_grad;
   for (int b = 0; b < 2; ++b) {
     const std::string prefix = "blocks." + std::to_string(b) + ".";
@@ -570,7 +570,7 @@ TEST(ModelParts, SwiGLUPartsAreTheForwardPassOwnComputation) {
 }
 
 TEST(ModelParts, RopeAtAnOffsetIsRopeOfThoseRows) {
-  const nn::Config c = tiny();
+  const nn::Config c = grad_config();
   const nn::Rope rope(c.head_dim(), c.context, c.rope_base, DType::f64);
   Generator gen(5);
   const int64_t k = c.head_dim();

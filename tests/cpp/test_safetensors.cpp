@@ -17,6 +17,7 @@
 #include "glass/io/safetensors.h"
 #include "glass/nn/model.h"
 #include "gradcheck.h"
+#include "weights_helpers.h"
 
 namespace {
 
@@ -310,7 +311,7 @@ TEST(SafetensorsRefuses, BadMetadata) {
 
 // ---------------------------------------------------------------- model weights
 
-nn::Config tiny() {
+nn::Config small_vocab_config() {
   nn::Config c;
   c.vocab = 11;
   c.context = 6;
@@ -321,16 +322,12 @@ nn::Config tiny() {
   return c;
 }
 
-std::map<std::string, std::vector<double>> weights_of(nn::Model& m) {
-  std::map<std::string, std::vector<double>> out;
-  m.visit([&](const std::string& name, Tensor& p) { out[name] = p.to_vector(); });
-  return out;
-}
+using glass_test::weights_of;
 
 bool unchanged(nn::Model& m, const std::map<std::string, std::vector<double>>& before) { return weights_of(m) == before; }
 
 TEST(ModelWeights, SaveThenLoadIntoAnotherModel) {
-  nn::Model a(tiny(), 1), b(tiny(), 2);
+  nn::Model a(small_vocab_config(), 1), b(small_vocab_config(), 2);
   const Bytes file = io::save_weights(a, {{"trained_steps", "0"}});
   // The keys and shapes are docs/model.md's, from the model's own walk.
   const io::SafetensorsFile f = io::parse_safetensors(file);
@@ -341,7 +338,7 @@ TEST(ModelWeights, SaveThenLoadIntoAnotherModel) {
     EXPECT_EQ(t.at(name).shape(), p.shape()) << name;
     EXPECT_EQ(t.at(name).dtype(), DType::f32) << name;
   }
-  EXPECT_EQ(io::config_from_json(f.metadata.at("glassllm.config")), tiny());
+  EXPECT_EQ(io::config_from_json(f.metadata.at("glassllm.config")), small_vocab_config());
   EXPECT_EQ(f.metadata.at("format"), "glassllm");
   EXPECT_EQ(f.metadata.at("trained_steps"), "0");
 
@@ -354,13 +351,13 @@ TEST(ModelWeights, SaveThenLoadIntoAnotherModel) {
 }
 
 TEST(ModelWeights, F64FileIntoF32ModelAndBack) {
-  nn::Config c64 = tiny();
+  nn::Config c64 = small_vocab_config();
   c64.dtype = DType::f64;
   nn::Model m64(c64, 3);
   const Bytes file = io::save_weights(m64);
   EXPECT_NE(header_of(file).find("\"F64\""), std::string::npos);
   EXPECT_EQ(header_of(file).find("\"F32\""), std::string::npos);
-  nn::Model m32(tiny(), 4);
+  nn::Model m32(small_vocab_config(), 4);
   io::load_weights(m32, file);  // cast to the model's dtype
   EXPECT_EQ(m32.head.weight.dtype(), DType::f32);
   const std::vector<double> w64 = m64.head.weight.to_vector(), w32 = m32.head.weight.to_vector();
@@ -368,9 +365,9 @@ TEST(ModelWeights, F64FileIntoF32ModelAndBack) {
 }
 
 TEST(ModelWeights, RefusedFilesLeaveTheModelUnchanged) {
-  nn::Model source(tiny(), 5);
+  nn::Model source(small_vocab_config(), 5);
   const io::NamedTensors good = source.named_parameters();
-  nn::Model model(tiny(), 6);
+  nn::Model model(small_vocab_config(), 6);
   const auto before = weights_of(model);
 
   auto without = [&](const std::string& name) {
@@ -405,7 +402,7 @@ TEST(ModelWeights, RefusedFilesLeaveTheModelUnchanged) {
   EXPECT_TRUE(unchanged(model, before));
 
   // a weights file of another configuration
-  nn::Config wider = tiny();
+  nn::Config wider = small_vocab_config();
   wider.d = 32;
   nn::Model other(wider, 7);
   EXPECT_GLASS_ERROR([&] { io::load_weights(model, io::save_weights(other)); }, {"differs", "d: 32 vs 16"});
@@ -436,7 +433,7 @@ TEST(ModelWeights, RefusedFilesLeaveTheModelUnchanged) {
 }
 
 TEST(ModelWeights, ConfigFromWeights) {
-  nn::Model model(tiny(), 8);
+  nn::Model model(small_vocab_config(), 8);
   const nn::Config c = io::config_from_weights(io::save_weights(model));
   EXPECT_EQ(c.vocab, 11);
   EXPECT_EQ(c.d, 16);
@@ -475,7 +472,7 @@ TEST(ModelWeights, ConfigFromWeights) {
 // ---------------------------------------------------------------- issue 13: hardening
 
 TEST(ModelWeights, NonFiniteParametersAreLoadedAndNamed) {
-  nn::Model source(tiny(), 9);
+  nn::Model source(small_vocab_config(), 9);
   io::NamedTensors tensors = source.named_parameters();
   for (auto& named : tensors) named.second = named.second.detach().clone();
   auto poison = [&](const std::string& name, std::vector<double> at_start) {
@@ -489,10 +486,10 @@ TEST(ModelWeights, NonFiniteParametersAreLoadedAndNamed) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   poison("tok_emb.weight", {nan, inf, -inf});
   poison("blocks.1.norm_ffn.gamma", std::vector<double>(16, nan));
-  nn::Model model(tiny(), 10);
+  nn::Model model(small_vocab_config(), 10);
   EXPECT_TRUE(io::non_finite_parameters(model).empty());
   EXPECT_EQ(io::non_finite_warning({}), "");
-  io::load_weights(model, io::serialize_safetensors(tensors, {{"glassllm.config", io::config_to_json(tiny())}}));
+  io::load_weights(model, io::serialize_safetensors(tensors, {{"glassllm.config", io::config_to_json(small_vocab_config())}}));
   const std::vector<io::NonFinite> found = io::non_finite_parameters(model);
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].name, "tok_emb.weight");
@@ -506,7 +503,7 @@ TEST(ModelWeights, NonFiniteParametersAreLoadedAndNamed) {
   EXPECT_NE(w.find("blocks.1.norm_ffn.gamma (all 16)"), std::string::npos) << w;
   // load_model too, in either dtype
   const std::unique_ptr<nn::Model> m64 =
-      io::load_model(io::serialize_safetensors(tensors, {{"glassllm.config", io::config_to_json(tiny())}}), DType::f64);
+      io::load_model(io::serialize_safetensors(tensors, {{"glassllm.config", io::config_to_json(small_vocab_config())}}), DType::f64);
   EXPECT_EQ(io::non_finite_parameters(*m64).size(), 2u);
   // many: at most 8 names, then a count
   std::vector<io::NonFinite> many;
@@ -515,7 +512,7 @@ TEST(ModelWeights, NonFiniteParametersAreLoadedAndNamed) {
 }
 
 TEST(ModelWeights, LegacyMetadataIsReadStrictly) {
-  nn::Model model(tiny(), 8);
+  nn::Model model(small_vocab_config(), 8);
   io::NamedTensors plain = model.named_parameters();
   for (auto& named : plain) named.second = named.second.detach();
   for (const char* bad : {"2x", " 2", "2 ", "", "+2", "0x2", "2.0", "99999999999999999999"})

@@ -22,7 +22,7 @@ namespace {
 
 using namespace glass;
 
-nn::Config tiny() { return testing_config::tiny_config(); }
+using testing_config::tiny_config;
 
 // softmax(l / T) over the k largest logits (ties: lower index first), each
 // probability as 1 / sum_j exp((l_j - l_i) / T): another formula than the
@@ -86,7 +86,7 @@ TEST(Sample, TiesAtTheKthKeepTheLowerBytesAndGreedyTakesTheLowest) {
 }
 
 TEST(Sample, GreedyIsTheArgmaxOfTheModelsLogitsAndDrawsNothing) {
-  nn::Model model(tiny(), 5);
+  nn::Model model(tiny_config(), 5);
   std::vector<int32_t> ids{'t', 'h', 'e', ' '};
   Generator gen(3);
   const uint64_t before = gen.state();
@@ -106,7 +106,7 @@ TEST(Sample, GreedyIsTheArgmaxOfTheModelsLogitsAndDrawsNothing) {
 }
 
 TEST(Sample, TheDrawLandsWhereTheCumulativeProbabilitiesPassU) {
-  nn::Model model(tiny(), 6);
+  nn::Model model(tiny_config(), 6);
   std::vector<int32_t> ids{'a'};
   Generator gen(11);
   for (int step = 0; step < 60; ++step) {
@@ -124,7 +124,7 @@ TEST(Sample, TheDrawLandsWhereTheCumulativeProbabilitiesPassU) {
 
 TEST(Sample, FrequenciesFollowTheDistribution) {
   // one context, many draws: each byte's count within 5 standard deviations of n p
-  nn::Model model(tiny(), 7);
+  nn::Model model(tiny_config(), 7);
   const std::vector<int32_t> ids{'G', 'o', 'd'};
   Generator gen(2);
   const int n = 3000;
@@ -144,7 +144,7 @@ TEST(Sample, FrequenciesFollowTheDistribution) {
 }
 
 TEST(Sample, TopKDrawsOnlyAmongTheKLikeliestAndTopOneIsGreedy) {
-  nn::Model model(tiny(), 8);
+  nn::Model model(tiny_config(), 8);
   const std::vector<int32_t> prompt{'I', 'n', ' '};
   Generator g0(4), g1(4);
   const auto greedy = train::sample_bytes(model, prompt, 30, {.temperature = 0, .top_k = 0}, g0);
@@ -164,7 +164,7 @@ TEST(Sample, TopKDrawsOnlyAmongTheKLikeliestAndTopOneIsGreedy) {
 TEST(Sample, EveryByteKeptIsTheSamplerTheTrainViewAlwaysHad) {
   // k = 0 and k = 256 give the bytes of the original sampler (softmax weights
   // walked unnormalised), written out again here
-  nn::Model model(tiny(), 9);
+  nn::Model model(tiny_config(), 9);
   const std::vector<int32_t> prompt{'T', 'h', 'e'};
   Generator ga(21), gb(21), gc(21);
   const auto a = train::sample_bytes(model, prompt, 40, 0.8, ga);
@@ -194,7 +194,7 @@ TEST(Sample, EveryByteKeptIsTheSamplerTheTrainViewAlwaysHad) {
 }
 
 TEST(Sample, SeededReproducibleAndRefusals) {
-  nn::Model model(tiny(), 10);
+  nn::Model model(tiny_config(), 10);
   const std::vector<int32_t> prompt{'x'};
   Generator g1(7), g2(7), g3(8);
   const train::SampleOptions o{.temperature = 1.0, .top_k = 20};

@@ -149,7 +149,7 @@ std::string tiny_corpus_text() {
   return s;
 }
 
-nn::Config tiny_config() { return testing_config::tiny_config(); }
+using testing_config::tiny_config;
 
 train::TrainOptions tiny_options(int64_t steps, uint64_t seed) {
   train::TrainOptions o;

@@ -48,9 +48,9 @@ nn::Config tiny(int64_t blocks = 2) {
 }
 
 // Matrices ~ N(0, 0.3^2) (weights_helpers.h).
-void randomise(nn::Model& model, uint64_t seed) { glass_test::randomise(model, seed, 0.3); }
+void randomise_variant(nn::Model& model, uint64_t seed) { glass_test::randomise(model, seed, 0.3); }
 
-const std::vector<int32_t> kIds = {3, 65, 200, 17, 255, 65, 3, 117, 200, 0};  // two rows of 5
+const std::vector<int32_t> kVariantIds = {3, 65, 200, 17, 255, 65, 3, 117, 200, 0};  // two rows of 5
 
 // ---------------------------------------------------------------- names (docs/model.md, "Variants")
 
@@ -149,7 +149,7 @@ TEST(Variants, SnapshotAndParameterNamesFollowTheConfig) {
       EXPECT_EQ(model.parameter_count(), total);
       EXPECT_EQ(model.norm_count(), gammas);
 
-      const auto out = model.forward(kIds, 2, true);
+      const auto out = model.forward(kVariantIds, 2, true);
       std::vector<std::string> names;
       for (const auto& [name, t] : out.snapshots.items()) {
         names.push_back(name);
@@ -168,7 +168,7 @@ TEST(Variants, TransformerLensAliasesFollowTheStream) {
   nn::Config c = tiny(2);
   c.norm = NormPlacement::post;
   nn::Model model(c, 2);
-  const auto out = model.forward(kIds, 2, true);
+  const auto out = model.forward(kVariantIds, 2, true);
   const nn::Snapshots& s = out.snapshots;
   EXPECT_EQ(s.resolve("blocks.0.hook_resid_pre"), "embed");
   EXPECT_EQ(s.resolve("blocks.0.hook_resid_mid"), "blocks.0.norm.attn");
@@ -185,8 +185,8 @@ TEST(Variants, TheFormulas) {
   for (const nn::Config& c : all_variants(tiny(1))) {
     SCOPED_TRACE(label(c));
     nn::Model model(c, 3);
-    randomise(model, 4);
-    const auto out = model.forward(kIds, 2, true);
+    randomise_variant(model, 4);
+    const auto out = model.forward(kVariantIds, 2, true);
     const nn::Snapshots& s = out.snapshots;
     const nn::Block& b = model.blocks[0];
     const nn::Rope rope(c.head_dim(), c.context, c.rope_base, c.dtype);
@@ -232,9 +232,9 @@ class VariantGradcheck : public ::testing::TestWithParam<nn::Config> {};
 TEST_P(VariantGradcheck, LossGradientAgainstCentralDifferences) {
   const nn::Config c = GetParam();
   nn::Model model(c, 11);
-  randomise(model, 12);
+  randomise_variant(model, 12);
   model.zero_grad();
-  const auto out = model.forward(kIds, 2, true);
+  const auto out = model.forward(kVariantIds, 2, true);
   out.loss.backward();
   // post-norm LayerNorm without residuals curves sharply enough that h = 1e-5
   // leaves a truncation error of 1e-6 on the embedding (it shrinks as h^2);
@@ -249,7 +249,7 @@ TEST_P(VariantGradcheck, LossGradientAgainstCentralDifferences) {
     const std::vector<double> analytic = p.grad().to_vector();
     std::vector<size_t> at;
     if (name == "tok_emb.weight") {
-      for (int32_t id : kIds)
+      for (int32_t id : kVariantIds)
         for (size_t k = 0; k < 16; ++k) at.push_back(static_cast<size_t>(id) * 16 + k);
       std::sort(at.begin(), at.end());
       at.erase(std::unique(at.begin(), at.end()), at.end());
@@ -264,9 +264,9 @@ TEST_P(VariantGradcheck, LossGradientAgainstCentralDifferences) {
     for (size_t j : at) {
       const double keep = w[j];
       w[j] = keep + h;
-      const double up = model.forward(kIds, 2).loss.item();
+      const double up = model.forward(kVariantIds, 2).loss.item();
       w[j] = keep - h;
-      const double down = model.forward(kIds, 2).loss.item();
+      const double down = model.forward(kVariantIds, 2).loss.item();
       w[j] = keep;
       a.push_back(analytic[j]);
       numeric.push_back((up - down) / (2 * h));
@@ -285,7 +285,7 @@ TEST_P(VariantGradcheck, LossGradientAgainstCentralDifferences) {
     const std::vector<double> base = snap.to_vector();
     NoGradGuard no_grad;
     auto loss_at = [&](const std::vector<double>& v) {
-      return rest_of_model(model, Tensor::from_f64(v, snap.shape()), block, kIds, 2).item();
+      return rest_of_model(model, Tensor::from_f64(v, snap.shape()), block, kVariantIds, 2).item();
     };
     ASSERT_NEAR(loss_at(base), out.loss.item(), 1e-12) << name;
     std::vector<double> numeric(base.size());
@@ -435,7 +435,7 @@ TEST(VariantWeights, SaveAndLoadGiveTheSameConfigAndBits) {
     for (const nn::Config& c : all_variants(base)) {
       SCOPED_TRACE(label(c) + " " + std::string(dtype_name(dtype)));
       nn::Model model(c, 31);
-      randomise(model, 32);
+      randomise_variant(model, 32);
       const Bytes file = io::save_weights(model, {{"trained_steps", "7"}});
       const io::SafetensorsFile parsed = io::parse_safetensors(file);
       EXPECT_EQ(parsed.metadata.at("glassllm.config"), io::config_to_json(c));
@@ -444,7 +444,7 @@ TEST(VariantWeights, SaveAndLoadGiveTheSameConfigAndBits) {
       const auto loaded = io::load_model(file, dtype);
       EXPECT_EQ(loaded->config(), c);
       EXPECT_TRUE(same_weights(weights_of(*loaded), weights_of(model)));
-      const auto a = model.forward(kIds, 2, true), b = loaded->forward(kIds, 2, true);
+      const auto a = model.forward(kVariantIds, 2, true), b = loaded->forward(kVariantIds, 2, true);
       EXPECT_EQ(a.logits.to_vector(), b.logits.to_vector());
       EXPECT_EQ(a.loss.item(), b.loss.item());
       ASSERT_EQ(a.snapshots.items().size(), b.snapshots.items().size());
@@ -553,8 +553,8 @@ TEST(VariantTraining, BlockGradNormsAreEachBlocksShareOfTheGlobalNorm) {
   c.norm = NormPlacement::post;
   c.norm_kind = NormKind::layer;
   nn::Model model(c, 71);
-  randomise(model, 72);
-  model.forward(kIds, 2).loss.backward();
+  randomise_variant(model, 72);
+  model.forward(kVariantIds, 2).loss.backward();
   const std::vector<double> norms = train::block_grad_norms(model);
   ASSERT_EQ(norms.size(), 3u);
   double rest = 0, all = 0;

@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-[[noreturn]] void fail(const std::string& what) { throw Error("config: " + what); }
+[[noreturn]] void bad_config(const std::string& what) { throw Error("config: " + what); }
 
 // One field: how to write it, read it and show it. The one list of fields
 // both directions and the comparison use.
@@ -28,15 +28,15 @@ struct Field {
 
 int64_t whole(const char* name, const json& v) {
   if (!v.is_number_unsigned() || v.get<uint64_t>() > (uint64_t{1} << 31))
-    fail(std::string("field \"") + name + "\" must be a whole number from 0 to 2^31, got " + v.dump());
+    bad_config(std::string("field \"") + name + "\" must be a whole number from 0 to 2^31, got " + v.dump());
   return static_cast<int64_t>(v.get<uint64_t>());
 }
 double number(const char* name, const json& v) {
-  if (!v.is_number()) fail(std::string("field \"") + name + "\" must be a number, got " + v.dump());
+  if (!v.is_number()) bad_config(std::string("field \"") + name + "\" must be a number, got " + v.dump());
   return v.get<double>();
 }
 std::string word(const char* name, const json& v) {
-  if (!v.is_string()) fail(std::string("field \"") + name + "\" must be a string, got " + v.dump());
+  if (!v.is_string()) bad_config(std::string("field \"") + name + "\" must be a string, got " + v.dump());
   return v.get<std::string>();
 }
 template <class Parse>
@@ -46,7 +46,7 @@ auto parsed(const char* name, const json& v, Parse parse) {
   } catch (const Error& e) {
     std::string msg = e.what();
     if (msg.starts_with("Config: ")) msg = msg.substr(8);
-    fail(std::string("field \"") + name + "\": " + msg);
+    bad_config(std::string("field \"") + name + "\": " + msg);
   }
 }
 
@@ -69,7 +69,7 @@ const std::vector<Field>& fields() {
             [](nn::Config& c, const json& v) { c.norm_kind = parsed("norm_kind", v, nn::parse_norm_kind); }},
       Field{"residual", true, [](const nn::Config& c) { return ordered_json(c.residual); },
             [](nn::Config& c, const json& v) {
-              if (!v.is_boolean()) fail("field \"residual\" must be true or false, got " + v.dump());
+              if (!v.is_boolean()) bad_config("field \"residual\" must be true or false, got " + v.dump());
               c.residual = v.get<bool>();
             }},
       GLASS_REAL_FIELD(rope_base, true),
@@ -98,9 +98,9 @@ nn::Config config_from_json(std::string_view text) {
   try {
     root = parse_json(text, JsonLimits{.max_depth = 1, .max_values = 64});
   } catch (const Error& e) {
-    fail(e.what());
+    bad_config(e.what());
   }
-  if (!root.is_object()) fail("not a JSON object: " + std::string(text.substr(0, 60)));
+  if (!root.is_object()) bad_config("not a JSON object: " + std::string(text.substr(0, 60)));
   nn::Config c;
   for (const auto& [key, value] : root.items()) {
     const Field* field = nullptr;
@@ -109,7 +109,7 @@ nn::Config config_from_json(std::string_view text) {
     if (!field) {
       std::string known;
       for (const Field& f : fields()) known += (known.empty() ? "" : ", ") + std::string(f.name);
-      fail("unknown field " + json(key).dump(-1, ' ', false, json::error_handler_t::replace) + " (known: " + known + ")");
+      bad_config("unknown field " + json(key).dump(-1, ' ', false, json::error_handler_t::replace) + " (known: " + known + ")");
     }
     field->set(c, value);
   }
@@ -118,7 +118,7 @@ nn::Config config_from_json(std::string_view text) {
   } catch (const Error& e) {
     std::string msg = e.what();
     if (msg.starts_with("Config: ")) msg = msg.substr(8);
-    fail(msg);
+    bad_config(msg);
   }
   return c;
 }

@@ -21,7 +21,7 @@ static_assert(std::endian::native == std::endian::little, "safetensors data is l
 
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw Error("safetensors: " + what); }
+[[noreturn]] void bad_file(const std::string& what) { throw Error("safetensors: " + what); }
 
 uint64_t read_u64_le(const uint8_t* p) {
   uint64_t v = 0;
@@ -45,40 +45,40 @@ constexpr JsonLimits kHeaderLimits{.max_depth = 3, .max_values = 1u << 20};
 constexpr uint64_t kMaxWhole = uint64_t{1} << 53;
 
 Entry parse_entry(const std::string& name, const nlohmann::json& j) {
-  if (!j.is_object()) fail("entry \"" + name + "\" is not an object");
+  if (!j.is_object()) bad_file("entry \"" + name + "\" is not an object");
   const auto dt = j.find("dtype");
   const auto shape = j.find("shape");
   const auto offsets = j.find("data_offsets");
-  if (dt == j.end() || !dt->is_string()) fail("entry \"" + name + "\" has no dtype string");
-  if (shape == j.end() || !shape->is_array()) fail("entry \"" + name + "\" has no shape array");
+  if (dt == j.end() || !dt->is_string()) bad_file("entry \"" + name + "\" has no dtype string");
+  if (shape == j.end() || !shape->is_array()) bad_file("entry \"" + name + "\" has no shape array");
   if (offsets == j.end() || !offsets->is_array() || offsets->size() != 2)
-    fail("entry \"" + name + "\" needs data_offsets [begin, end]");
+    bad_file("entry \"" + name + "\" needs data_offsets [begin, end]");
   Entry e{name, DType::f32, {}, 0, 0};
   const std::string& dtype = dt->get_ref<const std::string&>();
   if (dtype == "F32") e.dtype = DType::f32;
   else if (dtype == "F64") e.dtype = DType::f64;
-  else fail("entry \"" + name + "\" has dtype \"" + dtype + "\"; only F32 and F64 are supported");
+  else bad_file("entry \"" + name + "\" has dtype \"" + dtype + "\"; only F32 and F64 are supported");
   // Only an integer token: 2.0, 1e3, -2 and 2^64 are refused, as the format's own reader does.
   auto whole = [&](const nlohmann::json& v, const char* what) {
     if (!v.is_number_unsigned() || v.get<uint64_t>() > kMaxWhole)
-      fail("entry \"" + name + "\" has a bad " + what + " " + v.dump() + " (must be a whole number from 0 to 2^53)");
+      bad_file("entry \"" + name + "\" has a bad " + what + " " + v.dump() + " (must be a whole number from 0 to 2^53)");
     return v.get<uint64_t>();
   };
   for (const auto& s : *shape) e.shape.push_back(static_cast<int64_t>(whole(s, "shape size")));
   e.begin = whole((*offsets)[0], "data offset");
   e.end = whole((*offsets)[1], "data offset");
-  if (e.end < e.begin) fail("entry \"" + name + "\" has data_offsets that end before they begin");
+  if (e.end < e.begin) bad_file("entry \"" + name + "\" has data_offsets that end before they begin");
   // numel in double first: absurd shapes must not overflow int64
   double count = 1;
   for (int64_t s : e.shape) count *= static_cast<double>(s);
   const double want = count * static_cast<double>(dtype_size(e.dtype));
   if (want != static_cast<double>(e.end - e.begin))
-    fail("entry \"" + name + "\" has shape " + to_string(e.shape) + " (" + std::to_string(static_cast<uint64_t>(want)) +
+    bad_file("entry \"" + name + "\" has shape " + to_string(e.shape) + " (" + std::to_string(static_cast<uint64_t>(want)) +
          " bytes) but data_offsets span " + std::to_string(e.end - e.begin) + " bytes");
   // a zero in the shape makes the byte count 0 (and match an empty span) whatever the other sizes are;
   // the core's cap (tensor/checked.h) counts zeros as 1, and so must this
   if (const std::string problem = size_problem(e.shape); !problem.empty())
-    fail("entry \"" + name + "\" has shape " + to_string(e.shape) + " which " + problem);
+    bad_file("entry \"" + name + "\" has shape " + to_string(e.shape) + " which " + problem);
   return e;
 }
 
@@ -86,30 +86,30 @@ Entry parse_entry(const std::string& name, const nlohmann::json& j) {
 
 SafetensorsFile parse_safetensors(std::span<const uint8_t> bytes) {
   if (bytes.size() < 8)
-    fail("file is " + std::to_string(bytes.size()) + " bytes, shorter than the 8-byte header length (truncated?)");
+    bad_file("file is " + std::to_string(bytes.size()) + " bytes, shorter than the 8-byte header length (truncated?)");
   const uint64_t header_len = read_u64_le(bytes.data());
   if (header_len > bytes.size() - 8)
-    fail("header length " + std::to_string(header_len) + " runs past the end of the " + std::to_string(bytes.size()) +
+    bad_file("header length " + std::to_string(header_len) + " runs past the end of the " + std::to_string(bytes.size()) +
          "-byte file (truncated or not a safetensors file)");
   if (header_len > kMaxHeaderBytes)
-    fail("header length " + std::to_string(header_len) + " is over the " + std::to_string(kMaxHeaderBytes) +
+    bad_file("header length " + std::to_string(header_len) + " is over the " + std::to_string(kMaxHeaderBytes) +
          "-byte limit (not a safetensors file?)");
   const std::string_view header(reinterpret_cast<const char*>(bytes.data() + 8), header_len);
   nlohmann::json root;
   try {
     root = parse_json(header, kHeaderLimits);
   } catch (const Error& e) {
-    fail(std::string("bad header: ") + e.what());
+    bad_file(std::string("bad header: ") + e.what());
   }
-  if (!root.is_object()) fail("header is not a JSON object");
+  if (!root.is_object()) bad_file("header is not a JSON object");
 
   SafetensorsFile file;
   std::vector<Entry> entries;
   for (const auto& [name, j] : root.items()) {
     if (name == "__metadata__") {
-      if (!j.is_object()) fail("__metadata__ is not an object");
+      if (!j.is_object()) bad_file("__metadata__ is not an object");
       for (const auto& [k, v] : j.items()) {
-        if (!v.is_string()) fail("__metadata__ value \"" + k + "\" is not a string");
+        if (!v.is_string()) bad_file("__metadata__ value \"" + k + "\" is not a string");
         file.metadata[k] = v.get<std::string>();
       }
       continue;
@@ -120,14 +120,14 @@ SafetensorsFile parse_safetensors(std::span<const uint8_t> bytes) {
   std::vector<const Entry*> by_offset;
   for (const Entry& e : entries) {
     if (e.end > data_len)
-      fail("entry \"" + e.name + "\" data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
+      bad_file("entry \"" + e.name + "\" data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
            ") run past the " + std::to_string(data_len) + " data bytes (truncated file?)");
     if (e.end > e.begin) by_offset.push_back(&e);  // an empty tensor occupies no bytes and overlaps nothing
   }
   std::sort(by_offset.begin(), by_offset.end(), [](const Entry* a, const Entry* b) { return a->begin < b->begin; });
   for (std::size_t i = 1; i < by_offset.size(); ++i)
     if (by_offset[i]->begin < by_offset[i - 1]->end)
-      fail("entries \"" + by_offset[i - 1]->name + "\" and \"" + by_offset[i]->name + "\" overlap in the data");
+      bad_file("entries \"" + by_offset[i - 1]->name + "\" and \"" + by_offset[i]->name + "\" overlap in the data");
 
   const uint8_t* data = bytes.data() + 8 + header_len;
   for (const Entry& e : entries) {
@@ -146,8 +146,8 @@ std::vector<uint8_t> serialize_safetensors(const NamedTensors& tensors, const st
   nlohmann::json header = nlohmann::json::object();
   uint64_t offset = 0;
   for (const auto& [name, t] : tensors) {
-    if (name == "__metadata__") fail("a tensor cannot be named __metadata__");
-    if (header.contains(name)) fail("two tensors are named \"" + name + "\"");
+    if (name == "__metadata__") bad_file("a tensor cannot be named __metadata__");
+    if (header.contains(name)) bad_file("two tensors are named \"" + name + "\"");
     const uint64_t size = static_cast<uint64_t>(t.numel()) * dtype_size(t.dtype());
     header[name] = {{"dtype", t.dtype() == DType::f32 ? "F32" : "F64"},
                     {"shape", t.shape()},
@@ -160,7 +160,7 @@ std::vector<uint8_t> serialize_safetensors(const NamedTensors& tensors, const st
     text = header.dump();
   } catch (const nlohmann::json::type_error& e) {  // the only one dump throws: a string that is not UTF-8
     const std::string what = e.what();             // "[json.exception.type_error.316] invalid UTF-8 byte at ..."
-    fail("tensor names and metadata must be UTF-8 text: " + what.substr(what.find("] ") + 2));
+    bad_file("tensor names and metadata must be UTF-8 text: " + what.substr(what.find("] ") + 2));
   }
   text.append((8 - text.size() % 8) % 8, ' ');  // keep the data 8-byte aligned, as the format recommends
   std::vector<uint8_t> out(8 + text.size() + offset);

@@ -12,10 +12,12 @@ scripts/bench_native.sh does). The model is tests/reference/torch_model.py
   fwd+bwd B x ctx      forward + mean next-byte cross-entropy + backward
   train step B x ctx   zero_grad + fwd+bwd + AdamW (betas 0.9/0.95, decay 0.1 on matrices only, lr 1e-3)
 Prints "bench <name> median_ms <x> min_ms <y> runs <n>" lines (the glassllm bench format), and
-first the BLAS library actually loaded plus a 512x512 float32 matmul time as a check that
-OpenBLAS (not the reference BLAS) is in use.
+first the BLAS library actually loaded, the vector units PyTorch's and OpenBLAS's kernels were
+chosen for, and a 512x512 float32 matmul time as a check that OpenBLAS (not the reference BLAS)
+is in use.
 """
 import argparse
+import ctypes
 import os
 import statistics
 import sys
@@ -34,6 +36,24 @@ def loaded_blas():
             if "blas" in os.path.basename(path):
                 libs.add(os.path.realpath(path))
     return sorted(libs)
+
+
+def vector_units():
+    """What PyTorch's own kernels and OpenBLAS's were chosen for on this CPU: a figure
+    names what produced it on both sides. Both pick at run time, so on an AVX-512
+    machine either may still run AVX2 code (OpenBLAS 0.3.21 takes a Zen 5 for Haswell)."""
+    aten = next((line.split(":", 1)[1].strip() for line in torch.__config__.show().splitlines()
+                 if "CPU capability usage" in line), "not reported")
+    blas = "not found"
+    for path in loaded_blas():
+        try:
+            lib = ctypes.CDLL(path)
+            lib.openblas_get_corename.restype = ctypes.c_char_p
+            blas = "OpenBLAS %s kernels" % lib.openblas_get_corename().decode()
+            break
+        except (OSError, AttributeError):
+            continue
+    return "ATen %s, %s" % (aten, blas)
 
 
 def time_it(name, warmup, runs, fn):
@@ -71,6 +91,7 @@ def main():
     mm = (time.perf_counter() - t0) / 20 * 1e3
     print("torch %s, %d thread(s), BLAS loaded: %s" % (torch.__version__, torch.get_num_threads(),
                                                      ", ".join(loaded_blas()) or "none found"))
+    print("torch vector units: %s" % vector_units())
     print("check: 512x512 float32 matmul %.2f ms (OpenBLAS ~3 ms here; the reference BLAS ~65 ms)" % mm)
 
     cfg = tm.Config()

@@ -26,9 +26,10 @@ template <class T> std::vector<T> random_values(Generator& gen, int64_t n) {
   return v;
 }
 
-// (m, k, n): ragged rows and columns, k over one packed block (256), the model's shapes
-const std::vector<std::array<int64_t, 3>> kShapes = {{1, 3, 5}, {7, 300, 13}, {128, 384, 128}, {5, 256, 8},
-                                                     {4, 257, 16}, {128, 128, 256}, {3, 1, 1}};
+// (m, k, n): ragged rows and columns, k over one packed block (256), the model's shapes;
+// B of 2^15 elements or more is packed by the pool ({40, 300, 150}: ragged, two k blocks)
+const std::vector<std::array<int64_t, 3>> kShapes = {{1, 3, 5},     {7, 300, 13},    {128, 384, 128}, {5, 256, 8},
+                                                     {4, 257, 16},  {128, 128, 256}, {3, 1, 1},       {40, 300, 150}};
 
 template <class T> void packed_equals_gemm() {
   Generator gen(7);

@@ -245,10 +245,24 @@ void gemm_with(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64
 }
 
 // B (k, n) packed whole: every k block's panels, in order (PackedB's layout).
+// A weight is packed again after every optimizer step, so a large B is packed
+// by the pool too, in chunks of whole panels of one k block: a copy, the same
+// bits whoever makes it.
 template <class T> void pack_all(int64_t k, int64_t n, const T* b, int64_t b_row, int64_t b_col, T* out) {
-  const int64_t panels = (n + kCols<T> - 1) / kCols<T>;
-  for (int64_t p0 = 0; p0 < k; p0 += kDepth)
-    pack_b(std::min(kDepth, k - p0), n, b + p0 * b_row, b_row, b_col, out + p0 * panels * kCols<T>);
+  constexpr int NR = kCols<T>;
+  const int64_t panels = (n + NR - 1) / NR;
+  const int64_t blocks = (k + kDepth - 1) / kDepth;
+  const int64_t group = std::max<int64_t>(1, detail::kGrainElements / (kDepth * NR));  // panels per chunk
+  const int64_t groups = (panels + group - 1) / group;
+  auto pack_chunk = [&](int64_t i) {
+    const int64_t p0 = i / groups * kDepth, g0 = i % groups * group * NR;
+    const int64_t kc = std::min(kDepth, k - p0), cols = std::min(group * NR, n - g0);
+    pack_b(kc, cols, b + p0 * b_row + g0 * b_col, b_row, b_col, out + p0 * panels * NR + g0 * kc);
+  };
+  if (k * n < detail::kParallelElements)
+    for (int64_t i = 0; i < blocks * groups; ++i) pack_chunk(i);
+  else
+    detail::parallel_for(blocks * groups, pack_chunk);
 }
 
 // Threads share a product by rows of C, in chunks of kChunkRows: rows never

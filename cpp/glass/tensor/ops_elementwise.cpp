@@ -138,13 +138,15 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 
 Tensor div(const Tensor& a, const Tensor& b) {
   Tensor out = binary_map("div", a, b, [](auto x, auto y) { return x / y; });
-  // d(a/b)/da = 1/b, d(a/b)/db = -a/b^2 = -out/b
+  // d(a/b)/da = 1/b, d(a/b)/db = -a/b^2 = -out/b; the sign is taken after
+  // the sum, on b's shape: a broadcast b (RMSNorm's (..., 1)) saves a pass
+  // over the whole of a
   return record(out, "div", {a, b},
                 [b = b.detach(), out = out.detach(), sa = a.shape(), need_b = b.requires_grad()](
                     std::vector<Tensor>& d, const Tensor& dout) {
                   const Tensor da = div(dout, b);
                   d[0] = sum_to(da, sa);
-                  if (need_b) d[1] = sum_to(neg(mul(da, out)), b.shape());
+                  if (need_b) d[1] = neg(sum_to(mul(da, out), b.shape()));
                 });
 }
 

@@ -188,6 +188,15 @@ void tile(int64_t kc, const T* a, int64_t a_rs, int64_t a_cs, const T* b, int64_
   }
 }
 
+// A thread's packing buffer, at least n long. It only grows: resize() after
+// a shrink would fill the regrown tail with zeros again, and products of
+// different sizes take turns (in wasm the model's run spent 0.3% of its time
+// re-zeroing such buffers), while every element used is written by the packing.
+template <class T> T* scratch(std::vector<T>& v, int64_t n) {
+  if (v.size() < static_cast<std::size_t>(n)) v.resize(static_cast<std::size_t>(n));
+  return v.data();
+}
+
 // The product loop. B is read from `prepacked` (all panels of every k block,
 // as pack_weight lays them out) when given, else packed here or read in place.
 template <class T>
@@ -210,29 +219,29 @@ void gemm_with(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64
   for (int64_t p0 = 0; p0 < k; p0 += kDepth) {
     const int64_t kc = std::min(kDepth, k - p0);
     const bool acc = accumulate || p0 > 0;
-    apack.resize(static_cast<std::size_t>(kc * kRows));
+    T* const a_buf = scratch(apack, kc * kRows);
     const T* packed = bpack.data();
     if (prepacked != nullptr) {
       packed = prepacked + p0 * panels * NR;  // the blocks before hold p0 rows of every panel
     } else if (!direct_b) {
-      bpack.resize(static_cast<std::size_t>(panels * kc * NR));
-      pack_b(kc, n, b + p0 * b_row, b_row, b_col, bpack.data());
-      packed = bpack.data();
+      T* const b_buf = scratch(bpack, panels * kc * NR);
+      pack_b(kc, n, b + p0 * b_row, b_row, b_col, b_buf);
+      packed = b_buf;
     } else if (n - last_panel < NR) {  // only the ragged last panel
-      bpack.resize(static_cast<std::size_t>(kc * NR));
-      pack_b(kc, n - last_panel, b + p0 * b_row + last_panel, b_row, b_col, bpack.data());
-      packed = bpack.data();
+      T* const b_buf = scratch(bpack, kc * NR);
+      pack_b(kc, n - last_panel, b + p0 * b_row + last_panel, b_row, b_col, b_buf);
+      packed = b_buf;
     }
     for (int64_t i0 = 0; i0 < m; i0 += kRows) {
       const int64_t rows = std::min<int64_t>(kRows, m - i0);
-      const T* ap = apack.data();
+      const T* ap = a_buf;
       int64_t a_rs = 1, a_cs = kRows;
       if (direct_a && rows == kRows) {
         ap = a + i0 * a_row + p0;
         a_rs = a_row;
         a_cs = 1;
       } else {
-        pack_a(rows, kc, a + i0 * a_row + p0 * a_col, a_row, a_col, apack.data());
+        pack_a(rows, kc, a + i0 * a_row + p0 * a_col, a_row, a_col, a_buf);
       }
       for (int64_t jp = 0; jp < panels; ++jp) {
         const int64_t cols = std::min<int64_t>(NR, n - jp * NR);
@@ -282,9 +291,9 @@ void gemm_parallel(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, i
   // a strided B is packed once here, not once per chunk (the same panels gemm_with would make)
   thread_local std::vector<T> whole_b;
   if (prepacked == nullptr && b_col != 1) {
-    whole_b.resize(static_cast<std::size_t>((n + kCols<T> - 1) / kCols<T> * kCols<T> * k));
-    pack_all(k, n, b, b_row, b_col, whole_b.data());
-    prepacked = whole_b.data();
+    T* const buf = scratch(whole_b, (n + kCols<T> - 1) / kCols<T> * kCols<T> * k);
+    pack_all(k, n, b, b_row, b_col, buf);
+    prepacked = buf;
   }
   detail::parallel_for(chunks, [&](int64_t i) {
     const int64_t i0 = i * kChunkRows;

@@ -38,6 +38,17 @@ void BM_MatmulTransposedWeight(benchmark::State& state) {
 }
 BENCHMARK(BM_MatmulTransposedWeight);
 
+// a weight's gradient dW = dY^T X over a 16 x 128 batch: dY (2048, out), X (2048, 128),
+// A read transposed (packed strip by strip), the sum over every token
+void BM_WeightGradient(benchmark::State& state) {
+  const int64_t tokens = 2048, out = state.range(0), in = 128;
+  Generator gen(4);
+  const Tensor dy = Tensor::randn({tokens, out}, gen), x = Tensor::randn({tokens, in}, gen);
+  for (auto _ : state) benchmark::DoNotOptimize(matmul(transpose(dy), x));
+  set_flops(state, 2.0 * tokens * out * in);
+}
+BENCHMARK(BM_WeightGradient)->Arg(128)->Arg(384)->ArgNames({"out"});
+
 // attention scores: (4 heads, 128, 32) @ (4, 32, 128)
 void BM_BatchedMatmul(benchmark::State& state) {
   Generator gen(3);

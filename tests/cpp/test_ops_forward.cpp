@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "glass/tensor/gemm.h"
 #include "gradcheck.h"
 
 namespace {
@@ -401,10 +402,11 @@ Tensor upper_mask(int64_t n, DType dt) {
 
 TEST(OpsForward, CausalProductsEqualMaskedFullProducts) {
   Generator gen(21);
-  // n around and across the 32-row blocks; d the model's head size and odd ones
+  // n around and across the 32-row blocks; d the model's head size and odd ones,
+  // and one past a packed block of depth (K^T packed per row block then)
   for (DType dt : {DType::f64, DType::f32})
     for (int64_t n : {1, 2, 5, 31, 32, 33, 70, 128})
-      for (int64_t d : {1, 3, 32}) {
+      for (int64_t d : {int64_t{1}, int64_t{3}, int64_t{32}, kernels::kPackedDepth + 1}) {
         SCOPED_TRACE("n=" + std::to_string(n) + " d=" + std::to_string(d) + " " + std::string(dtype_name(dt)));
         const Tensor q = Tensor::randn({2, 3, n, d}, gen, dt), k = Tensor::randn({2, 3, n, d}, gen, dt);
         const Tensor mask = upper_mask(n, dt);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 #include "glass/tensor/thread_pool.h"
@@ -67,7 +68,7 @@ template <> struct VecOf<double> { using type = VecF64; };
 template <class T> using Vec = typename VecOf<T>::type;
 template <class T> constexpr int kLanes = kVecBytes / sizeof(T);
 
-constexpr int64_t kDepth = 256;  // k per packed block: an A strip and B panel stay in L1/L2
+constexpr int64_t kDepth = kPackedDepth;  // k per packed block: an A strip and B panel stay in L1/L2
 
 template <class T> constexpr int kCols = kVecs * kLanes<T>;
 
@@ -325,11 +326,22 @@ void gemm_packed(int64_t m, const T* a, int64_t a_row, int64_t a_col, const Pack
   gemm_parallel<T>(m, b.n, b.k, a, a_row, a_col, nullptr, 0, 0, b.data.data(), c, c_row, accumulate);
 }
 
+template <class T>
+void gemm_packed_prefix(int64_t m, int64_t n, const T* a, int64_t a_row, int64_t a_col, const PackedB<T>& b, T* c,
+                        int64_t c_row, bool accumulate) {
+  if (n > b.n || (b.k > kDepth && n != b.n)) throw std::logic_error("gemm_packed_prefix: not a prefix of the packing");
+  gemm_parallel<T>(m, n, b.k, a, a_row, a_col, nullptr, 0, 0, b.data.data(), c, c_row, accumulate);
+}
+
 template void pack_weight<float>(int64_t, int64_t, const float*, int64_t, int64_t, PackedB<float>&);
 template void pack_weight<double>(int64_t, int64_t, const double*, int64_t, int64_t, PackedB<double>&);
 template void gemm_packed<float>(int64_t, const float*, int64_t, int64_t, const PackedB<float>&, float*, int64_t, bool);
 template void gemm_packed<double>(int64_t, const double*, int64_t, int64_t, const PackedB<double>&, double*, int64_t,
                                   bool);
+template void gemm_packed_prefix<float>(int64_t, int64_t, const float*, int64_t, int64_t, const PackedB<float>&, float*,
+                                        int64_t, bool);
+template void gemm_packed_prefix<double>(int64_t, int64_t, const double*, int64_t, int64_t, const PackedB<double>&,
+                                         double*, int64_t, bool);
 template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, const float*, int64_t, int64_t,
                           float*, int64_t, bool);
 template void gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t, const double*, int64_t, int64_t,

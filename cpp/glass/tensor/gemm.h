@@ -40,5 +40,13 @@ template <class T> void pack_weight(int64_t k, int64_t n, const T* b, int64_t b_
 template <class T>
 void gemm_packed(int64_t m, const T* a, int64_t a_row, int64_t a_col, const PackedB<T>& b, T* c, int64_t c_row,
                  bool accumulate);
+// C (m, n) = A (m, b.k) @ the first n <= b.n columns of B (or C += ...):
+// causal attention's row blocks read a growing prefix of one packed K^T.
+// Needs b.k <= kPackedDepth: with one block of k the first columns' panels
+// lead the packing (with more, each block's panels start at its own offset).
+inline constexpr int64_t kPackedDepth = 256;
+template <class T>
+void gemm_packed_prefix(int64_t m, int64_t n, const T* a, int64_t a_row, int64_t a_col, const PackedB<T>& b, T* c,
+                        int64_t c_row, bool accumulate);
 
 }  // namespace glass::kernels

@@ -42,11 +42,21 @@ template <class T> struct Mat {
 };
 
 // C (n, n) = tril(A B^T) for A, B (n, d); C row-major, zeros above the diagonal.
+// B^T (d, n) is packed once and each block of rows reads the prefix of it
+// that it needs, instead of packing 32, 64, 96 then 128 columns of a
+// 128-long sequence (2.5 times the columns) block by block. Same panels, same
+// bits. 16 x 128 training step, 1 thread pinned, 6 interleaved pairs: 1.7%
+// faster (median per pair); BM_CausalAttention 4 of 5 pairs faster.
 template <class T> void scores_into(int64_t n, int64_t d, Mat<T> a, Mat<T> b, T* c) {
+  thread_local kernels::PackedB<T> bt;
+  const bool packed = d <= kernels::kPackedDepth;
+  if (packed) kernels::pack_weight<T>(d, n, b.p, b.col, b.row, bt);  // B^T(p, j) = B(j, p)
   for (int64_t r0 = 0; r0 < n; r0 += kBlock) {
     const int64_t rows = std::min(kBlock, n - r0), cols = r0 + rows;
-    // B^T (d, cols): B^T(p, j) = B(j, p)
-    kernels::gemm<T>(rows, cols, d, a.at(r0, 0), a.row, a.col, b.p, b.col, b.row, c + r0 * n, n, false);
+    if (packed)
+      kernels::gemm_packed_prefix<T>(rows, cols, a.at(r0, 0), a.row, a.col, bt, c + r0 * n, n, false);
+    else
+      kernels::gemm<T>(rows, cols, d, a.at(r0, 0), a.row, a.col, b.p, b.col, b.row, c + r0 * n, n, false);
     for (int64_t i = r0; i < r0 + rows; ++i) std::fill(c + i * n + i + 1, c + (i + 1) * n, T(0));
   }
 }

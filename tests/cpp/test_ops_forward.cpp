@@ -1,7 +1,9 @@
 // Every op's forward pass against values computed by hand (or, for big
 // matmuls, against a naive triple loop in double).
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "glass/tensor/gemm.h"
@@ -284,6 +286,33 @@ TEST(OpsForward, MatmulKernelEdgesAndViews) {
   Shape ws;
   const std::vector<double> want = matmul_reference(transpose(a).contiguous(), transpose(b).contiguous(), &ws);
   EXPECT_TENSOR(matmul(transpose(a), transpose(b)), ws, want, 1e-12, 1e-12);
+}
+
+TEST(OpsForward, MatmulRaggedStripsEqualFullTilesBitForBit) {
+  // A strip of fewer rows than the register tile (4, 6 or 8 rows by build)
+  // runs a tile of its own height. Each row of C must be the same bits as in
+  // a product where that row sits in a full strip: the first m rows of a
+  // 24-row product, for every m up to 17 (every remainder of every tile), with
+  // A row-major (read in place) and transposed (packed), in both dtypes.
+  Generator gen(11);
+  for (DType dt : {DType::f64, DType::f32}) {
+    const Tensor a = Tensor::randn({24, 40}, gen, dt), at = transpose(Tensor::randn({40, 24}, gen, dt));
+    const Tensor b = Tensor::randn({40, 37}, gen, dt);
+    for (const Tensor& full_a : {a, at}) {
+      const Tensor full = matmul(full_a, b).to(DType::f64);  // (24, 37)
+      for (int64_t m = 1; m <= 17; ++m) {
+        SCOPED_TRACE(std::string(dtype_name(dt)) + (full_a.is_contiguous() ? " row-major" : " transposed") +
+                     " m=" + std::to_string(m));
+        const Tensor part = matmul(slice(full_a, 0, 0, m), b).to(DType::f64);  // (m, 37)
+        Shape ws;
+        const std::vector<double> want = matmul_reference(slice(full_a, 0, 0, m), b, &ws);
+        const double tol = dt == DType::f64 ? 1e-12 : 2e-4;
+        EXPECT_TENSOR(part, ws, want, tol, tol);
+        const std::vector<double> got = part.to_vector(), all = full.to_vector();
+        EXPECT_TRUE(std::equal(got.begin(), got.end(), all.begin())) << "a row's bits depend on the strip's height";
+      }
+    }
+  }
 }
 
 // ---- shape ops ----

@@ -12,6 +12,9 @@
 #   PyTorch has no counterpart for: printed as "GlassLLM only", with its speed-up.
 # With more than one thread, the host check (bench/host_check.mjs) runs before and after: it says
 # whether each thread had a core of its own, which a virtual machine's host does not always give.
+# --rounds R (default 1) runs the whole comparison R times, the two sides taking turns, and prints
+# each round's ratios beside the tables (the medians over the rounds): a shared host slows one side
+# in one round and not in the next, and one round cannot tell that from the code.
 # Other extra arguments go to both sides: npm run bench:native -- --runs 20 --warmup 3
 # GLASS_BENCH_PRESET=native-avx2 times the build without AVX-512 (build/native-avx2) instead.
 set -euo pipefail
@@ -19,11 +22,16 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 threads=$(getconf _NPROCESSORS_ONLN)
+rounds=1
 args=()
 while (($#)); do
   if [[ "$1" == --threads ]]; then
     [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "bench:native: --threads needs a whole number >= 1"
     threads=$2
+    shift 2
+  elif [[ "$1" == --rounds ]]; then
+    [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]?$ ]] || die "bench:native: --rounds needs a whole number from 1 to 99"
+    rounds=$2
     shift 2
   else
     args+=("$1")
@@ -58,28 +66,48 @@ done
 keep_memory=(env MALLOC_MMAP_THRESHOLD_=1073741824 MALLOC_TRIM_THRESHOLD_=4294967296 MALLOC_TOP_PAD_=268435456)
 
 mkdir -p build/bench
+rm -f build/bench/torch_*t*.txt build/bench/glassllm_*t*.txt
 counts=(1)
 ((threads == 1)) || counts+=("$threads")
 say "bench:native: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(getconf _NPROCESSORS_ONLN) cores (timings are wall clock)"
 host_check() { ((threads > 1)) && { node bench/host_check.mjs "$threads" 3 | sed "s/^host check/host check ($1)/"; } || true; }
 host_check before
-for t in "${counts[@]}"; do
-  say "bench:native: PyTorch ($t thread(s), LD_PRELOAD=$openblas)"
-  OPENBLAS_NUM_THREADS=$t OMP_NUM_THREADS=$t MKL_NUM_THREADS=$t LD_PRELOAD="$openblas" "${keep_memory[@]}" \
-    "$PY" bench/peers/torch_step.py --threads "$t" ${args[@]+"${args[@]}"} | tee "build/bench/torch_${t}t.txt"
-  say "bench:native: GlassLLM ($t thread(s), build/$preset)"
-  "build/$preset/glassllm" bench --threads "$t" ${args[@]+"${args[@]}"} | tee "build/bench/glassllm_${t}t.txt"
+for ((r = 1; r <= rounds; r++)); do
+  for t in "${counts[@]}"; do
+    say "bench:native: round $r of $rounds: PyTorch ($t thread(s), LD_PRELOAD=$openblas)"
+    OPENBLAS_NUM_THREADS=$t OMP_NUM_THREADS=$t MKL_NUM_THREADS=$t LD_PRELOAD="$openblas" "${keep_memory[@]}" \
+      "$PY" bench/peers/torch_step.py --threads "$t" ${args[@]+"${args[@]}"} | tee "build/bench/torch_${t}t_r${r}.txt"
+    say "bench:native: round $r of $rounds: GlassLLM ($t thread(s), build/$preset)"
+    "build/$preset/glassllm" bench --threads "$t" ${args[@]+"${args[@]}"} | tee "build/bench/glassllm_${t}t_r${r}.txt"
+  done
 done
 
-say "bench:native: median ms (ratio = GlassLLM / PyTorch at the same thread count; target for the training step <= 0.8)"
+if ((rounds == 1)); then
+  say "bench:native: median ms (ratio = GlassLLM / PyTorch at the same thread count; target for the training step <= 0.8)"
+else
+  say "bench:native: median ms, each the median of the $rounds rounds' medians (ratio = GlassLLM / PyTorch at the same thread count; target for the training step <= 0.8)"
+fi
 files=()
-for t in "${counts[@]}"; do files+=("build/bench/torch_${t}t.txt" "build/bench/glassllm_${t}t.txt"); done
+for ((r = 1; r <= rounds; r++)); do
+  for t in "${counts[@]}"; do files+=("build/bench/torch_${t}t_r${r}.txt" "build/bench/glassllm_${t}t_r${r}.txt"); done
+done
 status=0
-awk -v counts="${counts[*]}" '
+awk -v counts="${counts[*]}" -v rounds="$rounds" '
+  function median(list,    v, n, i, j, x) {  # of a space-separated list of numbers
+    n = split(list, v, " ")
+    for (i = 2; i <= n; i++) { x = v[i] + 0; for (j = i - 1; j >= 1 && v[j] + 0 > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+  }
   BEGIN { nc = split(counts, th, " ") }
-  FNR == 1 { side++ }
-  $1 == "bench" { ms[side, $2] = $4; if (!seen[$2]++) order[++n] = $2; if (side % 2 == 1) torch[$2] = 1 }
+  # side: 2c-1 PyTorch, 2c GlassLLM at thread count th[c]; files come round by round, in that order
+  FNR == 1 { side = side % (2 * nc) + 1; if (side == 1) round++ }
+  $1 == "bench" {
+    runs[side, $2] = runs[side, $2] " " $4; at[side, $2, round] = $4
+    if (!seen[$2]++) order[++n] = $2
+    if (side % 2 == 1) torch[$2] = 1
+  }
   END {
+    for (s = 1; s <= 2 * nc; s++) for (i = 1; i <= n; i++) if (runs[s, order[i]] != "") ms[s, order[i]] = median(runs[s, order[i]])
     for (c = 1; c <= nc; c++) {
       printf "  %s thread(s)%*s %12s %12s %8s\n", th[c], 12 - length(th[c]), "", "PyTorch", "GlassLLM", "ratio"
       for (i = 1; i <= n; i++) {
@@ -97,6 +125,18 @@ awk -v counts="${counts[*]}" '
         if (!(k in torch)) { printf "  %-22s %10s %11.2fx\n", k, "", ms[2, k] / ms[4, k]; continue }
         if (ms[3, k] == "") continue
         printf "  %-22s %9.2fx %11.2fx\n", k, ms[1, k] / ms[3, k], ms[2, k] / ms[4, k]
+      }
+    }
+    if (rounds > 1) {
+      k = "train_step_16x128"
+      printf "  training step, round by round (ms, PyTorch / GlassLLM, ratio%s):\n", nc == 2 ? "; GlassLLM " th[2] " threads vs 1" : ""
+      for (r = 1; r <= rounds; r++) {
+        line = sprintf("    round %d:", r)
+        for (c = 1; c <= nc; c++)
+          if (at[2 * c - 1, k, r] != "" && at[2 * c, k, r] != "")
+            line = line sprintf("  %s thread(s) %.1f / %.1f, %.2fx", th[c], at[2 * c - 1, k, r], at[2 * c, k, r], at[2 * c, k, r] / at[2 * c - 1, k, r])
+        if (nc == 2 && at[2, k, r] != "" && at[4, k, r] != "") line = line sprintf(";  %.2fx", at[2, k, r] / at[4, k, r])
+        print line
       }
     }
     exit bad

@@ -177,6 +177,28 @@ TEST(Autograd, StoredGradientsOwnTheirStorage) {
   EXPECT_TENSOR(x.grad(), (Shape{2}), {5, 7});
 }
 
+// A tensor that several ops read gets a sum of gradients. The sum is made in
+// place when its first term is a rule's fresh result that nothing else holds;
+// a term some other tensor holds (add hands the same gradient to both inputs
+// and it is also add's own, or the caller's upstream) is never written.
+TEST(Autograd, GradientSumsInPlaceLeaveSharedTensorsAlone) {
+  Tensor x = Tensor::of({{1, 2, 3}, {4, 5, 6}}, DType::f64).set_requires_grad();
+  Tensor h = x * 2.0;                   // read by four ops below
+  Tensor y = (h + h * h) + h * 3.0 + h;  // dy/dh = 1 + 2h + 3 + 1 = 2h + 5
+  Tensor up = Tensor::of({{1, 2, 3}, {4, 5, 6}}, DType::f64);
+  y.backward(up, {.retain_grads = true});
+  EXPECT_TENSOR(up, (Shape{2, 3}), {1, 2, 3, 4, 5, 6});  // the caller's upstream, unchanged
+  std::vector<double> want_h, want_x;
+  const std::vector<double> xs = x.to_vector(), ups = up.to_vector();
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    want_h.push_back(ups[i] * (2 * (2 * xs[i]) + 5));
+    want_x.push_back(2 * want_h.back());
+  }
+  EXPECT_TENSOR(h.grad(), (Shape{2, 3}), want_h);
+  EXPECT_TENSOR(x.grad(), (Shape{2, 3}), want_x);
+  EXPECT_TENSOR(y.grad(), (Shape{2, 3}), {1, 2, 3, 4, 5, 6});  // add's gradient, which it passed on twice
+}
+
 TEST(Autograd, IntermediateGradOnlyWhenAsked) {
   Tensor x = Tensor::of({1, 2}, DType::f64).set_requires_grad();
   Tensor h = x * 2.0;

@@ -90,7 +90,28 @@ std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Nod
 // hand back a broadcast view, or the very tensor it gave another input
 // (add passes dout to both sides), and optimizers scale gradients in place.
 // Gradients still flowing through the graph are only read, so sharing is fine.
-void add_into(Tensor& slot, const Tensor& g) { slot = slot.defined() ? add(slot, g) : g; }
+// A tensor nothing else holds, contiguous and the whole of its storage.
+bool owned_outright(const Tensor& g) {
+  const std::shared_ptr<TensorImpl>& t = g.impl_ptr();
+  return t.use_count() == 1 && t->storage.use_count() == 1 && t->offset == 0 && !t->grad_fn &&
+         t->storage->size() == g.numel() && g.is_contiguous();
+}
+
+// A gradient still flowing through the graph: a second term arriving is added
+// in place when the first is a rule's fresh result that nothing else holds
+// (else into a new tensor; the same additions either way). A step's gradient
+// sums then write no fresh 1 MB buffers: training step 16 x 128, interleaved,
+// 2026-12-03, AVX2 build 1 thread 153 -> 151 ms, AVX-512 build 2 threads
+// 55.7 -> 55.3 ms (medians).
+void add_into(Tensor& slot, const Tensor& g) {
+  if (!slot.defined()) {
+    slot = g;
+  } else if (owned_outright(slot) && g.is_contiguous() && g.shape() == slot.shape() && g.dtype() == slot.dtype()) {
+    detail::add_to(slot, g);
+  } else {
+    slot = add(slot, g);
+  }
+}
 
 void accumulate(Tensor& slot, const Tensor& g) {
   slot = slot.defined() ? add(slot, g) : detail::materialize(g, g.dtype());
@@ -104,10 +125,7 @@ void accumulate(Tensor& slot, const Tensor& g) {
 // floats or more per forward + backward, on 2 threads mostly read from the
 // other core's cache. (Not for the caller's upstream: the caller holds it.)
 void accumulate_own(Tensor& slot, const Tensor& g) {
-  const std::shared_ptr<TensorImpl>& t = g.impl_ptr();
-  const bool owned_outright = t.use_count() == 1 && t->storage.use_count() == 1 && t->offset == 0 && !t->grad_fn &&
-                              t->storage->size() == g.numel() && g.is_contiguous();
-  if (!slot.defined() && owned_outright)
+  if (!slot.defined() && owned_outright(g))
     slot = g;
   else
     accumulate(slot, g);

@@ -88,6 +88,21 @@ Tensor binary_map(const char* op, const Tensor& a, const Tensor& b, F f) {
   return out;
 }
 
+}  // namespace
+
+void detail::add_to(Tensor& dst, const Tensor& src) {
+  dispatch(dst.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* const o = dst.mutable_data<T>();
+    const T* const p = src.data<T>();
+    over_elements(dst.numel(), [o, p](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) o[i] = o[i] + p[i];
+    });
+  });
+}
+
+namespace {
+
 // out = f(x) elementwise; any strides.
 template <class F>
 Tensor unary_map(const Tensor& x, F f) {

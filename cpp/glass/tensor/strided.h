@@ -19,6 +19,11 @@ Tensor materialize(const Tensor& x, DType dtype);
 // this on their inputs (the op they belong to records the history).
 inline Tensor contiguous_values(const Tensor& x) { return x.is_contiguous() ? x : materialize(x, x.dtype()); }
 
+// dst += src elementwise, in dst's own storage; records nothing. For a
+// gradient sum whose left side nothing else holds: dst and src contiguous,
+// of one shape and dtype (autograd.cpp checks). The same additions as add().
+void add_to(Tensor& dst, const Tensor& src);
+
 // Strides that read `t` as if it had shape `out` (numpy broadcasting):
 // axes t lacks or has as size 1 get stride 0.
 inline Strides broadcast_strides(const Tensor& t, const Shape& out) {

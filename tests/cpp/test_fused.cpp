@@ -2,6 +2,8 @@
 // primitives its comment says it equals: the same values and the same
 // gradients for every input, in float64, on several shapes (batch axes,
 // a single row, causal sizes across the 32-row block boundary, strided views).
+// Those that promise the composition's very bits (rope, swiglu) are checked
+// in float32 with no tolerance as well.
 // Also softmax and log_softmax, primitives with rules of their own, against
 // the max/sub/exp/sum/div they replace. (test_gradcheck.cpp checks each
 // kernel's rule against finite differences; here two rules must agree.)
@@ -48,7 +50,7 @@ Run run(const Fn& f, const Xs& inputs, const Tensor& g) {
     shape_probe = composed(inputs);
   }
   Generator gen(2024);
-  const Tensor g = randn64(shape_probe.shape(), gen);  // upstream gradient, shape of the output
+  const Tensor g = randn64(shape_probe.shape(), gen).to(shape_probe.dtype());  // upstream gradient, shape of the output
   const Run a = run(fused, inputs, g), b = run(composed, inputs, g);
   if (a.out.shape() != b.out.shape())
     return ::testing::AssertionFailure() << "shapes differ: fused " << to_string(a.out.shape()) << ", composed "
@@ -169,6 +171,86 @@ TEST(Fused, RotateHalfEqualsNegSliceConcat) {
   // a strided input: (4, 3)^T is (3, 4)
   EXPECT_TRUE(same_as_composition([](const Xs& x) { return rotate_half(transpose(x[0])); },
                                   [&](const Xs& x) { return composed({transpose(x[0])}); }, {randn64({4, 3}, gen)}));
+}
+
+// RoPE's tables for n positions of width k, as nn::Rope builds them, in float64.
+std::pair<Tensor, Tensor> rope_tables(int64_t n, int64_t k) {
+  std::vector<double> c, s;
+  for (int64_t pos = 0; pos < n; ++pos)
+    for (int64_t j = 0; j < k; ++j) {
+      const double angle = static_cast<double>(pos) * std::pow(10000.0, -2.0 * static_cast<double>(j % (k / 2)) / k);
+      c.push_back(std::cos(angle));
+      s.push_back(std::sin(angle));
+    }
+  return {Tensor::from_f64(c, {n, k}), Tensor::from_f64(s, {n, k})};
+}
+
+TEST(Fused, RopeEqualsMulRotateHalfAdd) {
+  Generator gen(10);
+  const Fn fused = [](const Xs& x) { return rope(x[0], x[1], x[2]); };
+  const Fn composed = [](const Xs& x) { return x[0] * x[1] + rotate_half(x[0]) * x[2]; };
+  for (const Shape& s : std::vector<Shape>{{1, 2}, {3, 4}, {2, 5, 6}, {2, 3, 4, 8}}) {
+    SCOPED_TRACE(to_string(s));
+    const auto [c, sn] = rope_tables(s[s.size() - 2], s.back());
+    // the tables as inputs too: their gradients (sums over the leading axes) are checked as well
+    EXPECT_TRUE(same_as_composition(fused, composed, {randn64(s, gen), c, sn}));
+  }
+  // the model's strided head view: (B, n, h, k) permuted to (B, h, n, k); and a transposed head axis
+  const auto [c, sn] = rope_tables(5, 4);
+  const Fn heads = [](const Xs& x) { return permute(x[0], {0, 2, 1, 3}); };
+  EXPECT_TRUE(same_as_composition([&](const Xs& x) { return rope(heads(x), x[1], x[2]); },
+                                  [&](const Xs& x) { return composed({heads(x), x[1], x[2]}); },
+                                  {randn64({2, 5, 3, 4}, gen), c, sn}));
+  const Fn flipped = [](const Xs& x) { return transpose(x[0], -1, -2); };  // (.., 4, 5) -> (.., 5, 4)
+  EXPECT_TRUE(same_as_composition([&](const Xs& x) { return rope(flipped(x), x[1], x[2]); },
+                                  [&](const Xs& x) { return composed({flipped(x), x[1], x[2]}); },
+                                  {randn64({3, 4, 5}, gen), c, sn}));
+}
+
+TEST(Fused, SwigluEqualsSiluTimesUp) {
+  Generator gen(11);
+  const Fn fused = [](const Xs& x) { return swiglu(x[0], x[1]); };
+  const Fn composed = [](const Xs& x) { return silu(x[0]) * x[1]; };
+  for (const Shape& s : std::vector<Shape>{{1}, {7}, {3, 4}, {2, 3, 40}}) {
+    SCOPED_TRACE(to_string(s));
+    // gates far out on both sides, where sigmoid saturates
+    EXPECT_TRUE(same_as_composition(fused, composed, {randn64(s, gen) * 6.0, randn64(s, gen)}));
+  }
+  // strided inputs
+  EXPECT_TRUE(same_as_composition([](const Xs& x) { return swiglu(transpose(x[0]), x[1]); },
+                                  [](const Xs& x) { return silu(transpose(x[0])) * x[1]; },
+                                  {randn64({4, 3}, gen), randn64({3, 4}, gen)}));
+}
+
+// The model's float32 numbers must not move when these ops replace their
+// compositions (the cli stage's golden hashes pin them): values and gradients
+// equal bit for bit, on a size the pool shares between threads too.
+TEST(Fused, RopeAndSwigluKeepTheCompositionsBitsInFloat32) {
+  Generator gen(12);
+  auto f32 = [&](const Shape& s, double scale) { return (randn64(s, gen) * scale).to(DType::f32); };
+  const auto [c64, s64] = rope_tables(128, 32);
+  const Tensor c = c64.to(DType::f32), s = s64.to(DType::f32);
+  const Fn heads = [](const Xs& x) { return permute(reshape(x[0], {2, 128, 4, 32}), {0, 2, 1, 3}); };
+  EXPECT_TRUE(same_as_composition([&](const Xs& x) { return rope(heads(x), c, s); },
+                                  [&](const Xs& x) { return heads(x) * c + rotate_half(heads(x)) * s; },
+                                  {f32({2, 128, 128}, 3.0)}, 0.0));
+  EXPECT_TRUE(same_as_composition([](const Xs& x) { return swiglu(x[0], x[1]); },
+                                  [](const Xs& x) { return silu(x[0]) * x[1]; },
+                                  {f32({2, 128, 384}, 4.0), f32({2, 128, 384}, 1.0)}, 0.0));
+}
+
+TEST(Fused, RopeAndSwigluNameBadInput) {
+  Generator gen(13);
+  const auto [c, s] = rope_tables(3, 4);
+  EXPECT_GLASS_ERROR([&] { rope(randn64({4}, gen), c, s); }, {"rope", "positions axis", "(4,)"});
+  EXPECT_GLASS_ERROR([&] { rope(randn64({3, 5}, gen), c, s); }, {"rope", "must be even", "(3, 5)"});
+  EXPECT_GLASS_ERROR([&] { rope(randn64({2, 4, 4}, gen), c, s); }, {"rope", "(n, k) = (4, 4)", "got cos (3, 4)"});
+  EXPECT_GLASS_ERROR([&] { rope(randn64({3, 4}, gen), c, s.to(DType::f32)); }, {"rope", "dtypes differ"});
+  EXPECT_GLASS_ERROR([&] { swiglu(randn64({3}, gen), randn64({4}, gen)); }, {"swiglu", "same shape", "(3,) and (4,)"});
+  EXPECT_GLASS_ERROR([&] { swiglu(randn64({3}, gen), randn64({3}, gen).to(DType::f32)); }, {"swiglu", "dtypes differ"});
+  // empty tensors are fine
+  EXPECT_EQ(rope(randn64({0, 3, 4}, gen), c, s).shape(), (Shape{0, 3, 4}));
+  EXPECT_EQ(swiglu(randn64({0}, gen), randn64({0}, gen)).shape(), (Shape{0}));
 }
 
 TEST(Fused, PickEqualsSumOfOneHotProduct) {

@@ -235,6 +235,19 @@ TEST(Gradcheck, RotateHalfPrimitive) {
   EXPECT_TRUE(gradcheck([](const Xs& x) { return x[0] * 0.5 + rotate_half(x[0]) * 2.0; }, {randn64({3, 8}, gen)}));
 }
 
+TEST(Gradcheck, RopeAndSwigluFused) {
+  Generator gen(113);
+  // rope: x and both tables (any values: the rule does not assume cos^2 + sin^2 = 1)
+  EXPECT_TRUE(gradcheck([](const Xs& x) { return rope(x[0], x[1], x[2]); },
+                        {randn64({2, 3, 4}, gen), randn64({3, 4}, gen), randn64({3, 4}, gen)}));
+  // the model's strided head view, and x used again beside the rotation
+  EXPECT_TRUE(gradcheck([](const Xs& x) { return rope(permute(x[0], {1, 0, 2}), x[1], x[2]) * x[0].size(0) + x[1]; },
+                        {randn64({3, 2, 6}, gen), randn64({3, 6}, gen), randn64({3, 6}, gen)}));
+  // swiglu: gates over silu's whole shape (the dip near -1.28, both tails), gate and up the same tensor
+  EXPECT_TRUE(gradcheck([](const Xs& x) { return swiglu(x[0], x[1]); }, {randn64({3, 5}, gen) * 4.0, randn64({3, 5}, gen)}));
+  EXPECT_TRUE(gradcheck([](const Xs& x) { return swiglu(x[0], x[0]); }, {randn64({7}, gen) * 3.0}));
+}
+
 // ---- selection ----
 
 TEST(Gradcheck, PickWithRepeatedAndStridedInput) {

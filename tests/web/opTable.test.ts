@@ -30,7 +30,7 @@ afterEach(() => {
 describe('the op table', () => {
   it('lists the ops the facade has always had, and the fused kernels', () => {
     const names = table.map((op) => op.name);
-    for (const name of ['add', 'addScalar', 'sumAxis', 'reshape', 'softmax', 'crossEntropy', 'linear', 'causalScores', 'causalSoftmax', 'causalMix', 'rotateHalf', 'pick']) {
+    for (const name of ['add', 'addScalar', 'sumAxis', 'reshape', 'softmax', 'crossEntropy', 'linear', 'causalScores', 'causalSoftmax', 'causalMix', 'rotateHalf', 'rope', 'swiglu', 'pick']) {
       expect(names).toContain(name);
     }
   });
@@ -108,6 +108,40 @@ describe('fused kernels from TypeScript equal their compositions', () => {
       expect(Array.from(y.data())).toEqual([-3, -4, 1, 2]);
       y.backward(f64([[1, 10, 100, 1000]]));
       expect(Array.from(x.grad!.data())).toEqual([100, 1000, -1, -10]);
+    });
+  });
+
+  it('rope = x · cos + rotateHalf(x) · sin, gradients to x and both tables included', () => {
+    glass.scope(() => {
+      // (2 heads, 3 positions, 4) and tables (3, 4); the tables need not be a real rotation here
+      const [x1, c1, s1] = [randn([2, 3, 4], 11), randn([3, 4], 12), randn([3, 4], 13)];
+      const [x2, c2, s2] = [x1, c1, s1].map((t) => t.detach().requireGrad());
+      const fused = glass.rope(x1.requireGrad(), c1.requireGrad(), s1.requireGrad());
+      const composed = x2.mul(c2).add(x2.rotateHalf().mul(s2));
+      expectSame(fused, composed);
+      const up = randn([2, 3, 4], 14);
+      fused.backward(up);
+      composed.backward(up);
+      expectSame(x1.grad!, x2.grad!);
+      expectSame(c1.grad!, c2.grad!);
+      expectSame(s1.grad!, s2.grad!);
+      expect(() => glass.rope(x1, c1.slice(0, 0, 2), s1)).toThrow(/rope: cos and sin must be \(n, k\)/);
+    });
+  });
+
+  it('swiglu = silu(gate) · up, with both gradients', () => {
+    glass.scope(() => {
+      const [g1, u1] = [randn([3, 5], 15).mul(4).detach().requireGrad(), randn([3, 5], 16).requireGrad()];
+      const [g2, u2] = [g1, u1].map((t) => t.detach().requireGrad());
+      const fused = glass.swiglu(g1, u1);
+      const composed = g2.silu().mul(u2);
+      expectSame(fused, composed);
+      const up = randn([3, 5], 17);
+      fused.backward(up);
+      composed.backward(up);
+      expectSame(g1.grad!, g2.grad!);
+      expectSame(u1.grad!, u2.grad!);
+      expect(() => glass.swiglu(g1, u1.slice(0, 0, 2))).toThrow(/swiglu: gate and up must have the same shape/);
     });
   });
 

@@ -74,15 +74,16 @@ void SwiGLU::visit(const std::string& prefix, const ParamVisitor& visit) {
   w_down.visit(prefix + "w_down.", visit);
 }
 
-Tensor SwiGLU::operator()(const Tensor& x) const { return parts(x).out; }
+// silu(gate) * up as one op: silu(gate) is never stored (swiglu in fused.h)
+Tensor SwiGLU::operator()(const Tensor& x) const { return w_down(swiglu(w_gate(x), w_up(x))); }  // (B, n, d)
 
 SwiGLUParts SwiGLU::parts(const Tensor& x) const {
   SwiGLUParts p;
-  p.gate = w_gate(x);         // (B, n, hidden)
-  p.up = w_up(x);             // (B, n, hidden)
-  p.act = silu(p.gate);       // (B, n, hidden)
-  p.hidden = p.act * p.up;    // (B, n, hidden)
-  p.out = w_down(p.hidden);   // (B, n, d)
+  p.gate = w_gate(x);                // (B, n, hidden)
+  p.up = w_up(x);                    // (B, n, hidden)
+  p.act = silu(p.gate);              // (B, n, hidden), for display: hidden does not read it
+  p.hidden = swiglu(p.gate, p.up);   // (B, n, hidden), act * up bit for bit
+  p.out = w_down(p.hidden);          // (B, n, d)
   return p;
 }
 

@@ -46,7 +46,7 @@ class Attention {
   int64_t heads_;
 };
 
-// Every intermediate of one feed-forward branch; the forward pass is parts().out.
+// Every intermediate of one feed-forward branch (the forward pass, operator(), stores only gate and up).
 struct SwiGLUParts {
   Tensor gate;    // (B, n, hidden) x w_gate^T
   Tensor up;      // (B, n, hidden) x w_up^T
@@ -58,7 +58,7 @@ struct SwiGLUParts {
 class SwiGLU {
  public:
   SwiGLU(const Config& cfg, Generator& gen);
-  // w_down(silu(w_gate x) * w_up x): (B, n, d) -> (B, n, d) through hidden width: parts(x).out
+  // w_down(silu(w_gate x) * w_up x): (B, n, d) -> (B, n, d) through hidden width; parts(x).out bit for bit
   Tensor operator()(const Tensor& x) const;
   SwiGLUParts parts(const Tensor& x) const;
   void visit(const std::string& prefix, const ParamVisitor& visit);

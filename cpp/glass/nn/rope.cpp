@@ -37,7 +37,7 @@ Tensor Rope::operator()(const Tensor& x, int64_t offset) const {
                 std::to_string(2 * half_) + " and positions 0 to " + std::to_string(cos_.size(0) - 1));
   const Tensor c = slice(cos_, 0, offset, offset + n);  // (n, k), broadcast over the leading axes
   const Tensor s = slice(sin_, 0, offset, offset + n);  // (n, k)
-  return x * c + rotate_half(x) * s;                     // (..., n, k)
+  return glass::rope(x, c, s);                           // x * c + rotate_half(x) * s, (..., n, k)
 }
 
 }  // namespace glass::nn

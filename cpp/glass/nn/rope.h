@@ -5,8 +5,8 @@
 //
 //   rope(x) = x * cos + rotate_half(x) * sin,  rotate_half([x1, x2]) = [-x2, x1]
 //
-// Composed from mul, add and the rotate_half primitive (which is slice, neg
-// and concat in one pass), so RoPE itself needs no backward rule.
+// One fused op (glass::rope, fused/rope.cpp) computes it in a pass each way,
+// with the bits of the composition above.
 #include "glass/tensor/tensor.h"
 
 namespace glass::nn {

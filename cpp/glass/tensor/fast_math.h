@@ -53,4 +53,19 @@ namespace glass::detail {
 [[gnu::always_inline]] inline float exp_of(float x) { return exp_f32(x); }
 inline double exp_of(double x) { return std::exp(x); }
 
+// sigmoid and silu's derivative, shared by silu, sigmoid and the fused
+// swiglu, so each computes the same bits. always_inline: their loops stay
+// vectorisable.
+template <class T> [[gnu::always_inline]] inline T sigmoid_of(T v) {
+  // exp of -|v| only, so it never overflows; branch-free so it vectorises
+  const T e = exp_of(-std::abs(v));
+  const T s = T(1) / (T(1) + e);
+  return v >= 0 ? s : e * s;
+}
+// g * d silu(v)/dv = g * (s + v s (1 - s)) = g * s * (1 + v (1 - s)), s = sigmoid(v)
+template <class T> [[gnu::always_inline]] inline T silu_grad_with(T g, T v, T s) {
+  return g * s * (T(1) + v * (T(1) - s));
+}
+template <class T> [[gnu::always_inline]] inline T silu_grad(T g, T v) { return silu_grad_with(g, v, sigmoid_of(v)); }
+
 }  // namespace glass::detail

@@ -26,15 +26,8 @@ void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
 // Large maps are shared between threads in pieces of kGrainElements elements
 // (or of whole rows); each element is computed alone, so the thread count
 // changes nothing. Below kParallelElements one thread does it all.
-using detail::kGrainElements;
 using detail::kParallelElements;
-
-template <class Body> void over_elements(int64_t n, Body body) {
-  if (n < kParallelElements)
-    body(int64_t{0}, n);
-  else
-    detail::parallel_ranges(n, kGrainElements, body);
-}
+using detail::over_elements;
 
 // out = f(a, b) with numpy broadcasting; any strides.
 template <class F>
@@ -221,20 +214,8 @@ Tensor log(const Tensor& x) {
   return record(out, "log", {x}, [x = x.detach()](std::vector<Tensor>& d, const Tensor& dout) { d[0] = div(dout, x); });
 }
 
-namespace {
-// always_inline, so silu's and sigmoid's loops stay vectorisable
-template <class T> [[gnu::always_inline]] inline T sigmoid_of(T v) {
-  // exp of -|v| only, so it never overflows; branch-free so it vectorises
-  const T e = detail::exp_of(-std::abs(v));
-  const T s = T(1) / (T(1) + e);
-  return v >= 0 ? s : e * s;
-}
-// g * d silu(v)/dv = g * (s + v s (1 - s)) = g * s * (1 + v (1 - s))
-template <class T> [[gnu::always_inline]] inline T silu_grad(T g, T v) {
-  const T s = sigmoid_of(v);
-  return g * s * (T(1) + v * (T(1) - s));
-}
-}  // namespace
+using detail::sigmoid_of;
+using detail::silu_grad;
 
 Tensor sigmoid(const Tensor& x) {
   Tensor out = unary_map(x, [](auto v) GLASS_KERNEL { return sigmoid_of(v); });

@@ -96,4 +96,13 @@ template <class F> void parallel_ranges(int64_t n, int64_t grain, F&& body) {
   parallel_for(pieces, [&](int64_t i) { body(i * grain, std::min(n, (i + 1) * grain)); });
 }
 
+// body(begin, end) over the n elements of an elementwise map: one call below
+// kParallelElements, else pieces of kGrainElements shared by the pool.
+template <class F> void over_elements(int64_t n, F&& body) {
+  if (n < kParallelElements)
+    body(int64_t{0}, n);
+  else
+    parallel_ranges(n, kGrainElements, body);
+}
+
 }  // namespace glass::detail

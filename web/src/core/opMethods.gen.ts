@@ -181,4 +181,16 @@ export abstract class GlassOps<T extends Operand> {
     checkArgs('causalMix', [['w', 'tensor', w], ['v', 'tensor', v]]);
     return this.wrap(() => this.ctx.raw.causalMix(w.raw, v.raw));
   }
+
+  /** x (..., n, k), cos and sin (n, k) -> (..., n, k): RoPE's rotation x * cos + rotateHalf(x) * sin, in one pass. */
+  rope(x: T, cos: T, sin: T): T {
+    checkArgs('rope', [['x', 'tensor', x], ['cos', 'tensor', cos], ['sin', 'tensor', sin]]);
+    return this.wrap(() => this.ctx.raw.rope(x.raw, cos.raw, sin.raw));
+  }
+
+  /** gate, up of one shape -> silu(gate) * up, SwiGLU's gated hidden units, in one pass. */
+  swiglu(gate: T, up: T): T {
+    checkArgs('swiglu', [['gate', 'tensor', gate], ['up', 'tensor', up]]);
+    return this.wrap(() => this.ctx.raw.swiglu(gate.raw, up.raw));
+  }
 }

@@ -68,6 +68,10 @@ export interface RawOps<T> {
   causalMix(w: T, v: T): T;
   /** RoPE's rotate_half along the last axis (even size k): [x1, x2] -> [-x2, x1]. */
   rotateHalf(x: T): T;
+  /** x (..., n, k), cos and sin (n, k) -> (..., n, k): RoPE's rotation x * cos + rotateHalf(x) * sin, in one pass. */
+  rope(x: T, cos: T, sin: T): T;
+  /** gate, up of one shape -> silu(gate) * up, SwiGLU's gated hidden units, in one pass. */
+  swiglu(gate: T, up: T): T;
   /** x (..., V) -> (...): x[..., ids[i]] at each position i (one id per position). */
   pick(x: T, ids: Numbers): T;
 }

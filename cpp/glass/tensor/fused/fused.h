@@ -47,6 +47,18 @@ Tensor causal_mix(const Tensor& w, const Tensor& v);
 // in one pass; its backward is -rotate_half(dout).
 Tensor rotate_half(const Tensor& x);
 
+// ---- RoPE: x (..., n, k) any strides, cos and sin (n, k) -> (..., n, k),
+// row i of every leading index rotated by row i of the tables:
+//   = add(mul(x, cos), mul(rotate_half(x), sin))
+// in one pass each way, with the same roundings (the bits of the composition).
+Tensor rope(const Tensor& x, const Tensor& cos, const Tensor& sin);
+
+// ---- SwiGLU's gate: gate, up (...) of one shape -> (...):
+//   = mul(silu(gate), up)
+// in one pass each way (the backward computes both gradients together), with
+// the bits of the composition.
+Tensor swiglu(const Tensor& gate, const Tensor& up);
+
 // ---- pick: x (..., V) -> (...), x[..., ids[i]] at each position i (one id
 // per position, numel(x) / V of them, each in [0, V)):
 //   = sum(mul(x, one_hot(ids, positions, V)), -1)

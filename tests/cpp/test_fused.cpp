@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "glass/tensor/fast_math.h"
 #include "glass/tensor/packed_weight.h"
 #include "gradcheck.h"
 
@@ -301,6 +302,43 @@ TEST(Fused, SoftmaxAndLogSoftmaxEqualTheirComposition) {
       EXPECT_TRUE(same_as_composition([axis](const Xs& x) { return softmax(x[0], axis); }, softmax_composed, {in}));
       EXPECT_TRUE(
           same_as_composition([axis](const Xs& x) { return log_softmax(x[0], axis); }, log_softmax_composed, {in}));
+    }
+  }
+}
+
+// The float32 backward of softmax sums each row's g * y in lanes
+// (ops_softmax.cpp); one chain of sums, as before, gives the same floats on
+// these rows: lengths around the lane width and its remainders, and causal
+// rows (valid lengths 1 .. n). log_softmax's sum of g is checked to float
+// precision (its formula may contract differently here).
+TEST(Fused, Float32SoftmaxBackwardEqualsOneChainOfSums) {
+  Generator gen(14);
+  for (int64_t len : {1, 7, 8, 9, 31, 128}) {
+    for (int kind = 0; kind < 3; ++kind) {  // softmax, log_softmax, causal_softmax
+      SCOPED_TRACE("length " + std::to_string(len) + " kind " + std::to_string(kind));
+      const Tensor x = (randn64({3, len, len}, gen) * 4.0).to(DType::f32).set_requires_grad();
+      const Tensor g = randn64({3, len, len}, gen).to(DType::f32);
+      const Tensor y = kind == 0 ? softmax(x, -1) : kind == 1 ? log_softmax(x, -1) : causal_softmax(x);
+      y.backward(g);
+      auto floats = [](const Tensor& t) {
+        const std::vector<double> v = t.to_vector();  // exact: every float is a double
+        return std::vector<float>(v.begin(), v.end());
+      };
+      const std::vector<float> py = floats(y.detach()), pg = floats(g), dx = floats(x.grad());
+      for (int64_t row = 0; row < 3 * len; ++row) {
+        const int64_t valid = kind == 2 ? row % len + 1 : len, at = row * len;
+        double dot = 0;
+        for (int64_t j = 0; j < valid; ++j) dot += kind == 1 ? pg[at + j] : pg[at + j] * py[at + j];
+        const float sum = static_cast<float>(dot);
+        for (int64_t j = 0; j < len; ++j) {
+          if (kind == 1) {  // g - exp(y) * sum: whether that contracts to one multiply-add is the compiler's
+            const float e = detail::exp_f32(py[at + j]) * sum;
+            ASSERT_NEAR(dx[at + j], pg[at + j] - e, 1e-6 * (std::abs(pg[at + j]) + std::abs(e))) << "row " << row;
+          } else {
+            ASSERT_EQ(dx[at + j], j >= valid ? 0.0f : py[at + j] * (pg[at + j] - sum)) << "row " << row << ", column " << j;
+          }
+        }
+      }
     }
   }
 }

@@ -134,6 +134,10 @@ TEST(Threads, SoftmaxElementwiseAndReductionsGiveTheSameBits) {
       add(forward_backward({{300, 300}}, dtype, 10, [](auto& x) { return silu(x[0]) + exp(x[0] * 0.1) + square(x[0]); }));
       add(forward_backward({{300, 300}}, dtype, 11, [](auto& x) { return sum(x[0], 0) + mean(x[0], 1); }));
       add(forward_backward({{300, 300}}, dtype, 12, [](auto& x) { return transpose(x[0]) * 2.0 + sqrt(abs(x[0])); }));
+      // the fused RoPE on the model's strided head view (tables with gradients too), and SwiGLU's gate
+      add(forward_backward({{4, 128, 4, 32}, {128, 32}, {128, 32}}, dtype, 13,
+                           [](auto& x) { return rope(permute(x[0], {0, 2, 1, 3}), x[1], x[2]); }));
+      add(forward_backward({{300, 300}, {300, 300}}, dtype, 14, [](auto& x) { return swiglu(x[0], x[1]); }));
     }
     return r;
   });

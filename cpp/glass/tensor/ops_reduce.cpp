@@ -102,8 +102,9 @@ Tensor reduce_sum(const char* op, const Tensor& x, int axis, bool keepdim, bool 
   return record(
       out, op, {x},
       [keep = s.keep_shape, xs = x.shape(), scale](std::vector<Tensor>& d, const Tensor& dout) {
-        const Tensor g = broadcast_to(reshape(dout, keep), xs);
-        d[0] = scale == 1.0 ? g : mul(g, scale);
+        // scaled before it is broadcast: the same products, on the reduced shape
+        // only, and the gradient stays a view (RMSNorm's mean: one pass less)
+        d[0] = broadcast_to(reshape(scale == 1.0 ? dout : mul(dout, scale), keep), xs);
       },
       axis_detail(axis, keepdim));
 }
@@ -114,8 +115,7 @@ Tensor reduce_all(const char* op, const Tensor& x, bool average) {
   const double scale = average ? 1.0 / static_cast<double>(x.numel()) : 1.0;
   Tensor out = reshape(sum_axis(flat, split_axis(flat, 0, false), scale), {});
   return record(out, op, {x}, [xs = x.shape(), scale](std::vector<Tensor>& d, const Tensor& dout) {
-    const Tensor g = broadcast_to(dout, xs);
-    d[0] = scale == 1.0 ? g : mul(g, scale);
+    d[0] = broadcast_to(scale == 1.0 ? dout : mul(dout, scale), xs);
   });
 }
 

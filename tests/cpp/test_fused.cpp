@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "glass/tensor/fast_math.h"
@@ -192,12 +193,14 @@ TEST(Fused, RopeEqualsMulRotateHalfAdd) {
   const Fn composed = [](const Xs& x) { return x[0] * x[1] + rotate_half(x[0]) * x[2]; };
   for (const Shape& s : std::vector<Shape>{{1, 2}, {3, 4}, {2, 5, 6}, {2, 3, 4, 8}}) {
     SCOPED_TRACE(to_string(s));
-    const auto [c, sn] = rope_tables(s[s.size() - 2], s.back());
+    const std::pair<Tensor, Tensor> tables = rope_tables(s[s.size() - 2], s.back());
     // the tables as inputs too: their gradients (sums over the leading axes) are checked as well
-    EXPECT_TRUE(same_as_composition(fused, composed, {randn64(s, gen), c, sn}));
+    EXPECT_TRUE(same_as_composition(fused, composed, {randn64(s, gen), tables.first, tables.second}));
   }
   // the model's strided head view: (B, n, h, k) permuted to (B, h, n, k); and a transposed head axis
-  const auto [c, sn] = rope_tables(5, 4);
+  // named, not a structured binding: clang 14 (the wasm build) cannot capture one in a lambda
+  const std::pair<Tensor, Tensor> tables = rope_tables(5, 4);
+  const Tensor &c = tables.first, &sn = tables.second;
   const Fn heads = [](const Xs& x) { return permute(x[0], {0, 2, 1, 3}); };
   EXPECT_TRUE(same_as_composition([&](const Xs& x) { return rope(heads(x), x[1], x[2]); },
                                   [&](const Xs& x) { return composed({heads(x), x[1], x[2]}); },
@@ -229,8 +232,8 @@ TEST(Fused, SwigluEqualsSiluTimesUp) {
 TEST(Fused, RopeAndSwigluKeepTheCompositionsBitsInFloat32) {
   Generator gen(12);
   auto f32 = [&](const Shape& s, double scale) { return (randn64(s, gen) * scale).to(DType::f32); };
-  const auto [c64, s64] = rope_tables(128, 32);
-  const Tensor c = c64.to(DType::f32), s = s64.to(DType::f32);
+  const std::pair<Tensor, Tensor> tables = rope_tables(128, 32);
+  const Tensor c = tables.first.to(DType::f32), s = tables.second.to(DType::f32);
   const Fn heads = [](const Xs& x) { return permute(reshape(x[0], {2, 128, 4, 32}), {0, 2, 1, 3}); };
   EXPECT_TRUE(same_as_composition([&](const Xs& x) { return rope(heads(x), c, s); },
                                   [&](const Xs& x) { return heads(x) * c + rotate_half(heads(x)) * s; },
@@ -242,7 +245,8 @@ TEST(Fused, RopeAndSwigluKeepTheCompositionsBitsInFloat32) {
 
 TEST(Fused, RopeAndSwigluNameBadInput) {
   Generator gen(13);
-  const auto [c, s] = rope_tables(3, 4);
+  const std::pair<Tensor, Tensor> tables = rope_tables(3, 4);
+  const Tensor &c = tables.first, &s = tables.second;
   EXPECT_GLASS_ERROR([&] { rope(randn64({4}, gen), c, s); }, {"rope", "positions axis", "(4,)"});
   EXPECT_GLASS_ERROR([&] { rope(randn64({3, 5}, gen), c, s); }, {"rope", "must be even", "(3, 5)"});
   EXPECT_GLASS_ERROR([&] { rope(randn64({2, 4, 4}, gen), c, s); }, {"rope", "(n, k) = (4, 4)", "got cos (3, 4)"});

@@ -293,16 +293,18 @@ TEST(OpsForward, MatmulRaggedStripsEqualFullTilesBitForBit) {
   // runs a tile of its own height. Each row of C must be the same bits as in
   // a product where that row sits in a full strip: the first m rows of a
   // 24-row product, for every m up to 17 (every remainder of every tile), with
-  // A row-major (read in place) and transposed (packed), in both dtypes.
+  // A row-major (read in place) and transposed (packed), in both dtypes; and
+  // B row-major (read in place) and transposed (packed), 37 columns wide: a
+  // short strip takes two full panels at once where there are two.
   Generator gen(11);
   for (DType dt : {DType::f64, DType::f32}) {
     const Tensor a = Tensor::randn({24, 40}, gen, dt), at = transpose(Tensor::randn({40, 24}, gen, dt));
-    const Tensor b = Tensor::randn({40, 37}, gen, dt);
+    for (const Tensor& b : {Tensor::randn({40, 37}, gen, dt), transpose(Tensor::randn({37, 40}, gen, dt))})
     for (const Tensor& full_a : {a, at}) {
       const Tensor full = matmul(full_a, b).to(DType::f64);  // (24, 37)
       for (int64_t m = 1; m <= 17; ++m) {
-        SCOPED_TRACE(std::string(dtype_name(dt)) + (full_a.is_contiguous() ? " row-major" : " transposed") +
-                     " m=" + std::to_string(m));
+        SCOPED_TRACE(std::string(dtype_name(dt)) + (full_a.is_contiguous() ? " A row-major" : " A transposed") +
+                     (b.is_contiguous() ? ", B row-major" : ", B transposed") + " m=" + std::to_string(m));
         const Tensor part = matmul(slice(full_a, 0, 0, m), b).to(DType::f64);  // (m, 37)
         Shape ws;
         const std::vector<double> want = matmul_reference(slice(full_a, 0, 0, m), b, &ws);

@@ -339,7 +339,8 @@ TEST(Fused, Float32SoftmaxBackwardEqualsOneChainOfSums) {
             const float e = detail::exp_f32(py[at + j]) * sum;
             ASSERT_NEAR(dx[at + j], pg[at + j] - e, 1e-6 * (std::abs(pg[at + j]) + std::abs(e))) << "row " << row;
           } else {
-            ASSERT_EQ(dx[at + j], j >= valid ? 0.0f : py[at + j] * (pg[at + j] - sum)) << "row " << row << ", column " << j;
+            ASSERT_EQ(dx[at + j], j >= valid ? 0.0f : py[at + j] * (pg[at + j] - sum))
+                << "row " << row << ", column " << j;
           }
         }
       }

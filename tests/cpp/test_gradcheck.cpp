@@ -244,7 +244,8 @@ TEST(Gradcheck, RopeAndSwigluFused) {
   EXPECT_TRUE(gradcheck([](const Xs& x) { return rope(permute(x[0], {1, 0, 2}), x[1], x[2]) * x[0].size(0) + x[1]; },
                         {randn64({3, 2, 6}, gen), randn64({3, 6}, gen), randn64({3, 6}, gen)}));
   // swiglu: gates over silu's whole shape (the dip near -1.28, both tails), gate and up the same tensor
-  EXPECT_TRUE(gradcheck([](const Xs& x) { return swiglu(x[0], x[1]); }, {randn64({3, 5}, gen) * 4.0, randn64({3, 5}, gen)}));
+  EXPECT_TRUE(
+      gradcheck([](const Xs& x) { return swiglu(x[0], x[1]); }, {randn64({3, 5}, gen) * 4.0, randn64({3, 5}, gen)}));
   EXPECT_TRUE(gradcheck([](const Xs& x) { return swiglu(x[0], x[0]); }, {randn64({7}, gen) * 3.0}));
 }
 

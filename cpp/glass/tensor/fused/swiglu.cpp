@@ -79,7 +79,8 @@ Tensor swiglu(const Tensor& gate, const Tensor& up) {
   const Tensor g = detail::contiguous_values(gate), u = detail::contiguous_values(up);
   Tensor out = gate_forward(g, u);  // the shape of gate
   return record(out, "swiglu", {gate, up},
-                [g = g.detach(), u = u.detach(), need_g = gate.requires_grad(), need_u = up.requires_grad()](std::vector<Tensor>& d, const Tensor& dout) {
+                [g = g.detach(), u = u.detach(), need_g = gate.requires_grad(), need_u = up.requires_grad()](
+                    std::vector<Tensor>& d, const Tensor& dout) {
                   gate_backward(dout, g, u, need_g ? &d[0] : nullptr, need_u ? &d[1] : nullptr);
                 });
 }

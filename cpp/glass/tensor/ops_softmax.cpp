@@ -50,7 +50,7 @@ void for_each_line(const Tensor& x, int axis, F&& line) {
         line(l, l / inner * len * inner + l % inner, inner, len);
     }
   };
-  // ~16K elements a group; below 64K elements in all, one thread (waking another costs more)
+  // ~8K elements a group (grain_rows); below kParallelElements in all, one thread (waking another costs more)
   if (lines * len < detail::kParallelElements) {
     run(0, lines);
     return;

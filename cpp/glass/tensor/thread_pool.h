@@ -55,14 +55,17 @@ namespace glass::detail {
 // than this stays on the calling thread: handing a chunk to a waiting worker
 // costs about a microsecond (a few thousand elements' worth of work), waking
 // a sleeping one tens. The sizes change only who computes what, never a result.
-// Elementwise work from 2^15 elements, not 2^14: so a 128 x 128 op stays on
-// the caller. Forward + backward on 128 bytes (the page's run), 2 threads,
-// interleaved runs on a 2-core AMD EPYC (Zen 5) whose vCPUs are far apart (a
-// cache line's round trip between them 600 ns): 2^14 17.1 ms, 2^15 15.7 ms in
-// the threaded wasm build under Node; natively 6.30 and 5.82 ms, and 2^16
-// 6.00 ms. On the Zen 4 machine before (a round trip of 55-350 ns), 2^15 and
-// 2^14 were even in wasm. (docs/threads.md, "Where a run's time goes")
-inline constexpr int64_t kParallelElements = int64_t{1} << 15;  // elementwise maps, softmax, reductions, copies
+// Elementwise work from 2^14 elements, so a 128 x 128 op (the page's run on
+// 128 bytes) is shared too. Which is faster depends on how far apart the cores
+// are. On a 2-core AMD EPYC (Zen 4) whose cores pass a cache line in about
+// 170 ns, as a laptop's do or better: in Chromium, forward + backward on 128
+// bytes alternating 1 and 2 threads in one page gained 1.78-1.87x per pair
+// (median) with 2^14 in three runs, 1.50-1.53x with 2^15 in two; the
+// training step is the same either way, and the native figures moved only
+// with the host. On a Zen 5 machine whose vCPUs were far apart (600 ns),
+// 2^15 had been faster (threaded wasm under Node 17.1 -> 15.7 ms, natively
+// 6.30 -> 5.82 ms). (docs/threads.md, "Where a run's time goes")
+inline constexpr int64_t kParallelElements = int64_t{1} << 14;  // elementwise maps, softmax, reductions, copies
 inline constexpr int64_t kGrainElements = int64_t{1} << 13;     // elements per chunk of those
 inline constexpr int64_t kParallelMacs = int64_t{1} << 18;      // matrix products (multiply-adds)
 

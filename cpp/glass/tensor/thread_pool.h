@@ -58,9 +58,10 @@ namespace glass::detail {
 // Elementwise work from 2^14 elements, so a 128 x 128 op (the page's run on
 // 128 bytes) is shared too. Which is faster depends on how far apart the cores
 // are. On a 2-core AMD EPYC (Zen 4) whose cores pass a cache line in about
-// 170 ns, as a laptop's do or better: in Chromium, forward + backward on 128
-// bytes alternating 1 and 2 threads in one page gained 1.78-1.87x per pair
-// (median) with 2^14 in three runs, 1.50-1.53x with 2^15 in two; the
+// 170 ns (a laptop's cores share one cache, so likely no farther): in
+// Chromium, forward + backward on 128 bytes alternating 1 and 2 threads in
+// one page gained 1.78-1.87x per pair (median) with 2^14 in three runs,
+// 1.50-1.53x with 2^15 in two; the
 // training step is the same either way, and the native figures moved only
 // with the host. On a Zen 5 machine whose vCPUs were far apart (600 ns),
 // 2^15 had been faster (threaded wasm under Node 17.1 -> 15.7 ms, natively

@@ -96,7 +96,7 @@ void pack_b(int64_t kc, int64_t n, const T* b, int64_t b_row, int64_t b_col, T* 
 // A strip (rows i0.., kc) -> (kc, kRows) so the tile reads kRows scalars per k
 // (the strip's rows of each group of kRows when it has fewer).
 // A full strip copies a fixed kRows per k, contiguous when A is a transposed
-// view (a_row 1: the weight gradient's dY^T, attention's tril(W)^T), which
+// view (a_row 1: the weight gradient's dY^T), which
 // the compiler turns into vector moves instead of a loop of runtime length.
 template <class T>
 void pack_a(int64_t rows, int64_t kc, const T* a, int64_t a_row, int64_t a_col, T* out) {
@@ -293,8 +293,12 @@ void gemm_with(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64
   const int64_t panels = (n + NR - 1) / NR;
   // Row-major operands are read in place (packing costs as much as the
   // arithmetic for attention's small per-head products); strided ones, and
-  // the ragged edges, are packed.
-  const bool direct_a = a_col == 1, direct_b = prepacked == nullptr && b_col == 1;
+  // the ragged edges, are packed. A transposed A (a_row 1: a strip's kRows
+  // values of each k lie side by side, as packed) is read in place too when
+  // there is one panel, so its strip would be read once: attention's
+  // tril(W)^T products, whose width is a head's 32.
+  const bool direct_a = a_col == 1 || (a_row == 1 && n <= NR);
+  const bool direct_b = prepacked == nullptr && b_col == 1;
   const int64_t last_panel = (panels - 1) * NR;
   for (int64_t p0 = 0; p0 < k; p0 += kDepth) {
     const int64_t kc = std::min(kDepth, k - p0);
@@ -317,9 +321,9 @@ void gemm_with(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64
       const T* ap = a_buf;
       int64_t a_rs = 1, a_cs = kRows;
       if (direct_a) {  // a ragged strip too: its tile reads only its own rows
-        ap = a + i0 * a_row + p0;
+        ap = a + i0 * a_row + p0 * a_col;
         a_rs = a_row;
-        a_cs = 1;
+        a_cs = a_col;
       } else {
         pack_a(rows, kc, a + i0 * a_row + p0 * a_col, a_row, a_col, a_buf);
       }

@@ -13,7 +13,15 @@
 // Each page is left to settle before it is timed: for its first seconds V8 is
 // still compiling the core's hot functions in the background (and the page
 // loads its console core when idle), which takes a core from whichever run is
-// timed then, most of all from a 2-thread run on a 2-core machine. The counts
+// timed then, most of all from a 2-thread run on a 2-core machine. Settling is
+// not enough alone: V8 moves a wasm function to its optimising tier once the
+// function has run enough, so functions that run a few times a run cross that
+// line only after tens of runs, and their compiles land among the timed ones.
+// A Chromium trace (2026-12-04, Zen 4, 2 threads) of the 15 runs after 20
+// warm-up ones held 20 `wasm.TopTierCompilation` tasks, 48 ms of a background
+// thread, and runs 3-8 took 14-21 ms against 11-12 after them; after 60
+// warm-up runs, one task of 1 ms and flat runs. So each page warms up with
+// WARM_UP runs of the count it times. The counts
 // alternate (1, 2, 1, 2, ...: ROUNDS rounds, a fresh page each) and each
 // median is over all of a count's runs, so a slow spell of the host falls on
 // both counts alike.
@@ -38,6 +46,7 @@ const N = Number(process.argv[2] ?? 10);
 const W = Number(process.argv[3] ?? 3);
 const ROUNDS = Number(process.argv[4] ?? 2);
 const SETTLE_MS = 3000;
+const WARM_UP = 60; // runs of forward + backward before the timed ones, on the page's own thread count
 const PORT = Number(process.env.BENCH_PORT ?? 4177);
 const DIST = process.env.BENCH_DIST;
 const COUNTS = [1, 2];
@@ -52,7 +61,7 @@ async function measure(page, url, threads) {
   const line = await page.locator('[data-testid=threads-line] summary').textContent({ timeout: 30_000 });
   const isolated = await page.evaluate(() => crossOriginIsolated);
   const build = await page.evaluate(async () => (await globalThis.glass.ready).build);
-  await page.evaluate(({ text }) => globalThis.glass.model.bench(text, { dtype: 'float32', backward: true, repeat: 20 }), { text: TEXT });
+  await page.evaluate(({ text, n }) => globalThis.glass.model.bench(text, { dtype: 'float32', backward: true, repeat: n }), { text: TEXT, n: WARM_UP });
   await page.waitForTimeout(SETTLE_MS);
   const model = await page.evaluate(({ text, N }) => globalThis.glass.model.bench(text, { dtype: 'float32', backward: true, repeat: N }), { text: TEXT, N });
   // on a 2-thread page, also 1 and 2 threads in turn, 5 runs each, in this same page

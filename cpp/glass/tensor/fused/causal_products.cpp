@@ -75,13 +75,17 @@ template <class T> void diagonal_block(Mat<T> w, int64_t r0, int64_t m, std::vec
 // which a product over the whole block multiplies too (with 32-row blocks and
 // the AVX-512 tile's 8-row strips: 3/8 of the diagonal blocks' multiply-adds,
 // 15% of a whole mix product's). Every output's sum still starts at +0 and
-// takes the same terms in the same order, less masked terms of +0 at its
-// ends, which leave a sum that starts at +0 unchanged: the same bits (the cli
-// stage's golden hashes). With gemm reading tril(W)^T in place (gemm.cpp),
-// AVX-512 build on the Zen 4 machine, 1 thread pinned, interleaved:
-// BM_CausalAttention 2-9% faster in every one of 9 rounds (6.9-7.9 -> 6.1-7.2
-// ms on a busy host), the 16 x 128 training step about 2% (median of the
-// differences over 6 pairs; the host moved the step by up to 10%).
+// takes the same terms in the same order, less masked terms at its ends: a
+// masked weight is +0, its term a zero, and a zero added to a sum that started
+// at +0 leaves it as it was (a sum can only be -0 if a product underflows to
+// -0 on the way: subnormal inputs). So the same bits (the cli stage's golden
+// hashes). Only an inf or NaN in V meets fewer masked weights (0 * inf is
+// NaN): none past the strip now, as none past the block before. With gemm
+// reading tril(W)^T in place (gemm.cpp), AVX-512 build on the Zen 4 machine,
+// 1 thread pinned, interleaved: BM_CausalAttention 2-9% faster in every one
+// of 9 rounds (6.9-7.9 -> 6.1-7.2 ms on a busy host), the 16 x 128 training
+// step about 2% (median of the differences over 6 pairs; the host moved the
+// step by up to 10%).
 
 // C (n, d) = tril(W) @ V for W (n, n), V (n, d); C row-major.
 template <class T> void mix_into(int64_t n, int64_t d, Mat<T> w, Mat<T> v, T* c) {

@@ -74,6 +74,19 @@ void BM_CausalAttention(benchmark::State& state) {
 }
 BENCHMARK(BM_CausalAttention)->Unit(benchmark::kMillisecond);
 
+// the same as one op (causal_attention: each head through every step while its matrices are in the cache)
+void BM_CausalAttentionFused(benchmark::State& state) {
+  Generator gen(5);
+  auto leaf = [&] { return Tensor::randn({16, 4, 128, 32}, gen).set_requires_grad(); };
+  const Tensor q = leaf(), k = leaf(), v = leaf();
+  for (auto _ : state) {
+    const Tensor out = causal_attention(q, k, v);  // (16, 4, 128, 32)
+    sum(out).backward();
+  }
+  set_flops(state, 6 * 2.0 * 64 * (128.0 * 129 / 2) * 32);
+}
+BENCHMARK(BM_CausalAttentionFused)->Unit(benchmark::kMillisecond);
+
 // causal attention's two forward products alone, 16 x 4 heads of (128, 32), no graph:
 // where BM_CausalAttention's time goes, product by product
 void BM_CausalScores(benchmark::State& state) {

@@ -160,6 +160,78 @@ TEST(Fused, CausalSoftmaxEqualsSoftmaxOfMaskedScores) {
                                   {randn64({2, 6, 6}, gen) * 300.0}));
 }
 
+// The fused op against the three ops it replaces, bit for bit (tolerance 0):
+// across a 32-row block boundary, with v narrower and wider than q and k,
+// in float64 and float32, on strided operands (the model's head views), and
+// on the model's size, which the pool shares between threads.
+TEST(Fused, CausalAttentionIsItsThreeOpsBitForBit) {
+  Generator gen(6);
+  const Fn fused = [](const Xs& x) { return causal_attention(x[0], x[1], x[2]); };
+  const Fn composed = [](const Xs& x) { return causal_mix(causal_softmax(causal_scores(x[0], x[1])), x[2]); };
+  for (DType dtype : {DType::f64, DType::f32})
+    for (int64_t n : {1, 4, 33})
+      for (const Shape& lead : kBatches)
+        for (int64_t dv : {2, 5}) {
+          SCOPED_TRACE(std::string(dtype_name(dtype)) + " q, k " + to_string(with_tail(lead, {n, 3})) + ", v width " +
+                       std::to_string(dv));
+          EXPECT_TRUE(same_as_composition(fused, composed,
+                                          {randn64(with_tail(lead, {n, 3}), gen).to(dtype),
+                                           randn64(with_tail(lead, {n, 3}), gen).to(dtype),
+                                           randn64(with_tail(lead, {n, dv}), gen).to(dtype)},
+                                          0.0));
+        }
+  // the model's operands: (B, n, h, k) viewed as (B, h, n, k), float32, 2 x 4 heads of 128 x 32
+  const auto heads = [](const Xs& x) {
+    Xs v;
+    for (const Tensor& t : x) v.push_back(permute(t, {0, 2, 1, 3}));
+    return v;
+  };
+  const Xs model_sized = {(randn64({2, 128, 4, 32}, gen) * 3.0).to(DType::f32),
+                          (randn64({2, 128, 4, 32}, gen) * 3.0).to(DType::f32), randn64({2, 128, 4, 32}, gen).to(DType::f32)};
+  EXPECT_TRUE(same_as_composition([&](const Xs& x) { return fused(heads(x)); },
+                                  [&](const Xs& x) { return composed(heads(x)); }, model_sized, 0.0));
+}
+
+TEST(Fused, CausalAttentionGradientsOfSomeInputsOnly) {
+  Generator gen(7);
+  const Tensor q = randn64({2, 9, 4}, gen), k = randn64({2, 9, 4}, gen), v = randn64({2, 9, 3}, gen);
+  const Tensor g = randn64({2, 9, 3}, gen);
+  for (int wanted = 1; wanted < 8; ++wanted) {  // which of q, k, v require grad (bits 0, 1, 2)
+    SCOPED_TRACE("inputs with grad " + std::to_string(wanted));
+    std::vector<Tensor> got(3), want(3);
+    for (int pass = 0; pass < 2; ++pass) {
+      Xs x = {q.clone(), k.clone(), v.clone()};
+      for (int i = 0; i < 3; ++i)
+        if (wanted & (1 << i)) x[i].set_requires_grad();
+      const Tensor out = pass == 0 ? causal_attention(x[0], x[1], x[2])
+                                   : causal_mix(causal_softmax(causal_scores(x[0], x[1])), x[2]);
+      out.backward(g);
+      for (int i = 0; i < 3; ++i) (pass == 0 ? got : want)[i] = x[i].grad();
+    }
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(got[i].defined(), (wanted & (1 << i)) != 0) << i;
+      if (got[i].defined()) EXPECT_EQ(got[i].to_vector(), want[i].to_vector()) << i;
+    }
+  }
+}
+
+TEST(Fused, CausalAttentionNamesBadInput) {
+  Generator gen(8);
+  const Tensor a = randn64({2, 5, 3}, gen);
+  EXPECT_GLASS_ERROR([&] { causal_attention(a, randn64({2, 4, 3}, gen), a); },
+                     {"causal_attention", "(2, 5, 3)", "(2, 4, 3)"});
+  EXPECT_GLASS_ERROR([&] { causal_attention(a, a, randn64({3, 5, 3}, gen)); }, {"causal_attention", "same leading axes"});
+  EXPECT_GLASS_ERROR([&] { causal_attention(a, a, randn64({2, 6, 3}, gen)); }, {"causal_attention", "(2, 6, 3)"});
+  EXPECT_GLASS_ERROR([&] { causal_attention(randn64({5}, gen), randn64({5}, gen), randn64({5}, gen)); },
+                     {"causal_attention", "(5,)"});
+  EXPECT_GLASS_ERROR([&] { causal_attention(a, a, a.to(DType::f32)); }, {"causal_attention", "dtypes differ"});
+  // empty sequences and batches are fine
+  EXPECT_EQ(causal_attention(randn64({2, 0, 3}, gen), randn64({2, 0, 3}, gen), randn64({2, 0, 4}, gen)).shape(),
+            (Shape{2, 0, 4}));
+  EXPECT_EQ(causal_attention(randn64({0, 5, 3}, gen), randn64({0, 5, 3}, gen), randn64({0, 5, 4}, gen)).shape(),
+            (Shape{0, 5, 4}));
+}
+
 TEST(Fused, RotateHalfEqualsNegSliceConcat) {
   Generator gen(6);
   const Fn composed = [](const Xs& x) {

@@ -301,6 +301,11 @@ TEST(Gradcheck, CausalProducts) {
   // attention's chain: scores, causal softmax, mix
   EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_mix(causal_softmax(causal_scores(x[0], x[1])), x[2]); },
                         {randn64({1, 2, 6, 4}, gen), randn64({1, 2, 6, 4}, gen), randn64({1, 2, 6, 4}, gen)}));
+  // the same chain as one op, across a block boundary, v wider than q and k
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_attention(x[0], x[1], x[2]); },
+                        {randn64({1, 2, 6, 4}, gen), randn64({1, 2, 6, 4}, gen), randn64({1, 2, 6, 5}, gen)}));
+  EXPECT_TRUE(gradcheck([&](const Xs& x) { return causal_attention(x[0], x[1], x[2]); },
+                        {randn64({35, 3}, gen), randn64({35, 3}, gen), randn64({35, 2}, gen)}));
 }
 
 TEST(Gradcheck, EmbeddingWithRepeatedIds) {

@@ -118,6 +118,10 @@ TEST(Threads, AttentionGivesTheSameBits) {
              return causal_mix(causal_softmax(causal_scores(x[0], x[1])), x[2]);
            }))
         r.push_back(v);
+    for (DType dtype : {DType::f32, DType::f64})
+      for (auto& v : forward_backward({{2, 4, 128, 32}, {2, 4, 128, 32}, {2, 4, 128, 32}}, dtype, 15,
+                                      [](auto& x) { return causal_attention(x[0], x[1], x[2]); }))
+        r.push_back(v);
     return r;
   });
 }

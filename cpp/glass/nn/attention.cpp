@@ -17,6 +17,10 @@ double residual_std(const Config& cfg) {
   return kInitStd / std::sqrt(2.0 * static_cast<double>(cfg.blocks));
 }
 
+// q (B, h, n, k) / sqrt(k): scaling q before the product equals scaling the
+// scores after it, on n/k times fewer numbers
+Tensor scaled(const Tensor& q) { return q * (1.0 / std::sqrt(static_cast<double>(q.size(3)))); }
+
 }  // namespace
 
 Attention::Attention(const Config& cfg, Generator& gen)
@@ -33,9 +37,16 @@ void Attention::visit(const std::string& prefix, const ParamVisitor& visit) {
   wo.visit(prefix + "wo.", visit);
 }
 
-Tensor Attention::operator()(const Tensor& x, const Rope& rope) const { return parts(x, rope).out; }
+// The same as parts(x, rope).out, bit for bit, as one op from q, k, v to the
+// heads (causal_attention): no (B, h, n, n) matrix but the weights, which the
+// backward needs, is stored. Training step 16 x 128: see causal_attention.cpp.
+Tensor Attention::operator()(const Tensor& x, const Rope& rope) const {
+  AttentionParts p = projections(x, rope);
+  p.heads = causal_attention(scaled(p.q), p.k, p.v);  // (B, h, n, k)
+  return merge_heads(p.heads);
+}
 
-AttentionParts Attention::parts(const Tensor& x, const Rope& rope, const AttentionEdit* edit) const {
+AttentionParts Attention::projections(const Tensor& x, const Rope& rope) const {
   const int64_t B = x.size(0), n = x.size(1), d = x.size(2), k = d / heads_;
   // (B, n, d) -> (B, h, n, k): head h takes columns h*k .. h*k+k-1
   auto split_heads = [&](const Tensor& t) { return permute(reshape(t, {B, n, heads_, k}), {0, 2, 1, 3}); };
@@ -43,10 +54,20 @@ AttentionParts Attention::parts(const Tensor& x, const Rope& rope, const Attenti
   p.q = rope(split_heads(wq(x)));  // (B, h, n, k)
   p.k = rope(split_heads(wk(x)));  // (B, h, n, k)
   p.v = split_heads(wv(x));        // (B, h, n, k)
-  // scaling q by 1/sqrt(k) before the product equals scaling the scores after it, on n/k times fewer numbers;
+  return p;
+}
+
+// (B, h, n, k) -> concat heads in order (B, n, d) -> wo
+Tensor Attention::merge_heads(const Tensor& heads) const {
+  const int64_t B = heads.size(0), n = heads.size(2), d = heads.size(1) * heads.size(3);
+  return wo(reshape(permute(heads, {0, 2, 1, 3}), {B, n, d}));  // (B, n, d)
+}
+
+AttentionParts Attention::parts(const Tensor& x, const Rope& rope, const AttentionEdit* edit) const {
+  AttentionParts p = projections(x, rope);
   // position i attends to j <= i only: scores above the diagonal are never computed (0),
   // weights there are exactly 0, and the products skip that half
-  p.scores = causal_scores(p.q * (1.0 / std::sqrt(static_cast<double>(k))), p.k);  // (B, h, n, n)
+  p.scores = causal_scores(scaled(p.q), p.k);  // (B, h, n, n)
   p.weights = causal_softmax(p.scores);                                            // (B, h, n, n), rows sum to 1
   if (edit && edit->on_weights) p.weights = edit->on_weights(p.weights);
   p.heads = causal_mix(p.weights, p.v);  // (B, h, n, k)
@@ -59,7 +80,7 @@ AttentionParts Attention::parts(const Tensor& x, const Rope& rope, const Attenti
     for (int64_t h = 0; h < heads_; ++h) keep[h] = (*edit->ablated_heads)[h] ? 0.0 : 1.0;
     p.heads = p.heads * Tensor::from_vector(keep, {1, heads_, 1, 1}, p.heads.dtype());
   }
-  p.out = wo(reshape(permute(p.heads, {0, 2, 1, 3}), {B, n, d}));  // concat heads in order, (B, n, d)
+  p.out = merge_heads(p.heads);  // (B, n, d)
   return p;
 }
 

@@ -35,7 +35,8 @@ struct AttentionEdit {
 class Attention {
  public:
   Attention(const Config& cfg, Generator& gen);
-  // x (B, n, d) -> (B, n, d): parts(x, rope).out
+  // x (B, n, d) -> (B, n, d): parts(x, rope).out bit for bit, in one op from
+  // q, k, v to the heads that stores none of the (B, h, n, n) matrices but the weights
   Tensor operator()(const Tensor& x, const Rope& rope) const;
   AttentionParts parts(const Tensor& x, const Rope& rope, const AttentionEdit* edit = nullptr) const;
   void visit(const std::string& prefix, const ParamVisitor& visit);
@@ -43,6 +44,8 @@ class Attention {
   Linear wq, wk, wv, wo;  // each (d, d)
 
  private:
+  AttentionParts projections(const Tensor& x, const Rope& rope) const;  // q, k, v only
+  Tensor merge_heads(const Tensor& heads) const;
   int64_t heads_;
 };
 

@@ -22,6 +22,7 @@
 #include "glass/tensor/autograd.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/fast_math.h"
+#include "glass/tensor/fused/causal_kernels.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/softmax_kernel.h"
 #include "glass/tensor/strided.h"
@@ -156,6 +157,36 @@ Tensor softmax_forward(const Tensor& x_in, int axis, Visible visible) {
   return out;
 }
 
+// One line of the backward pass: dx from the saved output y and the upstream
+// g, the first `valid` entries taking part (the rest get 0). pd may be pg:
+// each entry of g is read before its dx is written.
+template <bool kLog, class T, class Stride>
+void softmax_backward_line(const T* py, const T* pg, T* pd, int64_t base, Stride stride, int64_t len, int64_t valid) {
+  double dot = 0;  // softmax: sum(g * y); log_softmax: sum(g)
+  constexpr bool kRow = std::is_same_v<Stride, std::integral_constant<int64_t, 1>>;
+  if constexpr (kRow && std::is_same_v<T, float>) {
+    // float32 rows in kLanes partials: one chain of double additions took
+    // 4 cycles an element, never vectorised (causal softmax backward,
+    // AVX2 build: 0.75 -> 0.56 ms on 16 x 4 x 128 x 128). The terms are
+    // floats, so their sum in double is exact unless their magnitudes
+    // span more than about 2^22 (53 bits less 24, less 7 for 128 terms),
+    // and even then another order changes the float it rounds to only if
+    // the sum lands within about 2^-53 of a rounding boundary: the same
+    // float in practice (the cli stage's golden hashes pass). float64, the reference, keeps its single chain,
+    // whose order its last bits depend on.
+    dot = kLog ? row_sum(pg + base, valid) : row_dot(pg + base, py + base, valid);
+  } else {
+    for (int64_t j = 0; j < valid; ++j)
+      dot += kLog ? pg[base + j * stride] : pg[base + j * stride] * py[base + j * stride];
+  }
+  const T s = static_cast<T>(dot);
+  for (int64_t j = 0; j < valid; ++j) {
+    const int64_t at = base + j * stride;
+    pd[at] = kLog ? pg[at] - detail::exp_of(py[at]) * s : py[at] * (pg[at] - s);
+  }
+  for (int64_t j = valid; j < len; ++j) pd[base + j * stride] = T(0);
+}
+
 template <bool kLog>
 Tensor softmax_backward(const Tensor& y, const Tensor& g_in, int axis, Visible visible) {
   const Tensor g = detail::contiguous_values(g_in);
@@ -166,30 +197,8 @@ Tensor softmax_backward(const Tensor& y, const Tensor& g_in, int axis, Visible v
     const T* pg = g.data<T>();
     T* pd = dx.mutable_data<T>();
     for_each_line(y, axis, [&](int64_t line, int64_t base, auto stride, int64_t len) {
-      const int64_t valid = visible(line, len);  // masked entries do not depend on x: gradient 0
-      double dot = 0;  // softmax: sum(g * y); log_softmax: sum(g)
-      constexpr bool kRow = std::is_same_v<decltype(stride), std::integral_constant<int64_t, 1>>;
-      if constexpr (kRow && std::is_same_v<T, float>) {
-        // float32 rows in kLanes partials: one chain of double additions took
-        // 4 cycles an element, never vectorised (causal softmax backward,
-        // AVX2 build: 0.75 -> 0.56 ms on 16 x 4 x 128 x 128). The terms are
-        // floats, so their sum in double is exact unless their magnitudes
-        // span more than about 2^22 (53 bits less 24, less 7 for 128 terms),
-        // and even then another order changes the float it rounds to only if
-        // the sum lands within about 2^-53 of a rounding boundary: the same
-        // float in practice (the cli stage's golden hashes pass). float64, the reference, keeps its single chain,
-        // whose order its last bits depend on.
-        dot = kLog ? row_sum(pg + base, valid) : row_dot(pg + base, py + base, valid);
-      } else {
-        for (int64_t j = 0; j < valid; ++j)
-          dot += kLog ? pg[base + j * stride] : pg[base + j * stride] * py[base + j * stride];
-      }
-      const T s = static_cast<T>(dot);
-      for (int64_t j = 0; j < valid; ++j) {
-        const int64_t at = base + j * stride;
-        pd[at] = kLog ? pg[at] - detail::exp_of(py[at]) * s : py[at] * (pg[at] - s);
-      }
-      for (int64_t j = valid; j < len; ++j) pd[base + j * stride] = T(0);
+      // masked entries do not depend on x: gradient 0
+      softmax_backward_line<kLog>(py, pg, pd, base, stride, len, visible(line, len));
     });
   });
   return dx;
@@ -212,6 +221,20 @@ Tensor softmax(const Tensor& x, int axis) { return softmax_op<false>("softmax", 
 Tensor log_softmax(const Tensor& x, int axis) { return softmax_op<true>("log_softmax", x, axis); }
 
 namespace detail {
+
+template <class T> void causal_softmax_rows(const T* scores, T* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    softmax_line<false>(scores + i * n, y + i * n, n, i + 1, std::integral_constant<int64_t, 1>{});
+}
+template <class T> void causal_softmax_backward_rows(const T* y, const T* g, T* dx, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    softmax_backward_line<false>(y, g, dx, i * n, std::integral_constant<int64_t, 1>{}, n, i + 1);
+}
+template void causal_softmax_rows<float>(const float*, float*, int64_t);
+template void causal_softmax_rows<double>(const double*, double*, int64_t);
+template void causal_softmax_backward_rows<float>(const float*, const float*, float*, int64_t);
+template void causal_softmax_backward_rows<double>(const double*, const double*, double*, int64_t);
+
 Tensor softmax_recorded(const char* op, const Tensor& x, int axis, bool log, bool causal) {
   return log ? softmax_op<true>(op, x, axis, {causal}) : softmax_op<false>(op, x, axis, {causal});
 }

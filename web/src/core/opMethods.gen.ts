@@ -182,6 +182,12 @@ export abstract class GlassOps<T extends Operand> {
     return this.wrap(() => this.ctx.raw.causalMix(w.raw, v.raw));
   }
 
+  /** q, k (..., n, d), v (..., n, dv) -> (..., n, dv): causalMix(causalSoftmax(causalScores(q, k)), v) bit for bit, as one node that takes each head through every step (the model's op when no snapshot keeps the weights). */
+  causalAttention(q: T, k: T, v: T): T {
+    checkArgs('causalAttention', [['q', 'tensor', q], ['k', 'tensor', k], ['v', 'tensor', v]]);
+    return this.wrap(() => this.ctx.raw.causalAttention(q.raw, k.raw, v.raw));
+  }
+
   /** x (..., n, k), cos and sin (n, k) -> (..., n, k): RoPE's rotation x * cos + rotateHalf(x) * sin, in one pass. */
   rope(x: T, cos: T, sin: T): T {
     checkArgs('rope', [['x', 'tensor', x], ['cos', 'tensor', cos], ['sin', 'tensor', sin]]);

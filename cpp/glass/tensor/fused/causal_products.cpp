@@ -18,6 +18,7 @@
 #include "glass/tensor/autograd.h"
 #include "glass/tensor/checked.h"
 #include "glass/tensor/error.h"
+#include "glass/tensor/fused/causal_kernels.h"
 #include "glass/tensor/fused/fused.h"
 #include "glass/tensor/gemm.h"
 #include "glass/tensor/strided.h"
@@ -33,13 +34,11 @@ constexpr int64_t kBlock = 32;
 // Fewer multiply-adds than detail::kParallelMacs (about n * n * width over
 // the batch) stay on the calling thread.
 using detail::kParallelMacs;
+using detail::Mat;
 
-// A matrix operand: element (i, j) at p[i * row + j * col].
-template <class T> struct Mat {
-  const T* p;
-  int64_t row, col;
-  const T* at(int64_t i, int64_t j) const { return p + i * row + j * col; }
-};
+}  // namespace
+
+namespace detail {
 
 // C (n, n) = tril(A B^T) for A, B (n, d); C row-major, zeros above the diagonal.
 // B^T (d, n) is packed once and each block of rows reads the prefix of it
@@ -47,7 +46,7 @@ template <class T> struct Mat {
 // 128-long sequence (2.5 times the columns) block by block. Same panels, same
 // bits. 16 x 128 training step, 1 thread pinned, 6 interleaved pairs: 1.7%
 // faster (median per pair); BM_CausalAttention 4 of 5 pairs faster.
-template <class T> void scores_into(int64_t n, int64_t d, Mat<T> a, Mat<T> b, T* c) {
+template <class T> void causal_scores_into(int64_t n, int64_t d, Mat<T> a, Mat<T> b, T* c) {
   thread_local kernels::PackedB<T> bt;
   const bool packed = d <= kernels::kPackedDepth;
   if (packed) kernels::pack_weight<T>(d, n, b.p, b.col, b.row, bt);  // B^T(p, j) = B(j, p)
@@ -63,11 +62,13 @@ template <class T> void scores_into(int64_t n, int64_t d, Mat<T> a, Mat<T> b, T*
 
 // W's diagonal block (r0.., r0..) of size m, lower triangle kept, row-major in
 // out (m, m).
+namespace {
 template <class T> void diagonal_block(Mat<T> w, int64_t r0, int64_t m, std::vector<T>& out) {
   out.assign(static_cast<std::size_t>(m * m), T(0));
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j <= i; ++j) out[i * m + j] = *w.at(r0 + i, r0 + j);
 }
+}  // namespace
 
 // The diagonal block's products go strip by strip of the register tile's
 // rows, each over only the block's columns that its rows can see: a strip
@@ -88,7 +89,7 @@ template <class T> void diagonal_block(Mat<T> w, int64_t r0, int64_t m, std::vec
 // step by up to 10%).
 
 // C (n, d) = tril(W) @ V for W (n, n), V (n, d); C row-major.
-template <class T> void mix_into(int64_t n, int64_t d, Mat<T> w, Mat<T> v, T* c) {
+template <class T> void causal_mix_into(int64_t n, int64_t d, Mat<T> w, Mat<T> v, T* c) {
   std::vector<T> diag;
   const int64_t strip = kernels::gemm_tile().rows;
   for (int64_t r0 = 0; r0 < n; r0 += kBlock) {
@@ -105,7 +106,7 @@ template <class T> void mix_into(int64_t n, int64_t d, Mat<T> w, Mat<T> v, T* c)
 }
 
 // C (n, d) = tril(W)^T @ G for W (n, n), G (n, d): row j gathers rows i >= j.
-template <class T> void mix_transposed_into(int64_t n, int64_t d, Mat<T> w, Mat<T> g, T* c) {
+template <class T> void causal_mix_transposed_into(int64_t n, int64_t d, Mat<T> w, Mat<T> g, T* c) {
   std::vector<T> diag;
   const int64_t strip = kernels::gemm_tile().rows;
   for (int64_t c0 = 0; c0 < n; c0 += kBlock) {
@@ -123,6 +124,17 @@ template <class T> void mix_transposed_into(int64_t n, int64_t d, Mat<T> w, Mat<
                        d, true);
   }
 }
+
+template void causal_scores_into<float>(int64_t, int64_t, Mat<float>, Mat<float>, float*);
+template void causal_scores_into<double>(int64_t, int64_t, Mat<double>, Mat<double>, double*);
+template void causal_mix_into<float>(int64_t, int64_t, Mat<float>, Mat<float>, float*);
+template void causal_mix_into<double>(int64_t, int64_t, Mat<double>, Mat<double>, double*);
+template void causal_mix_transposed_into<float>(int64_t, int64_t, Mat<float>, Mat<float>, float*);
+template void causal_mix_transposed_into<double>(int64_t, int64_t, Mat<double>, Mat<double>, double*);
+
+}  // namespace detail
+
+namespace {
 
 enum class Product { scores, mix, mix_transposed };
 
@@ -154,9 +166,9 @@ Tensor causal_product(Product kind, const Tensor& a, const Tensor& b) {
       const Mat<T> mb{pb + starts[e][1], b.strides()[nd - 2], b.strides()[nd - 1]};
       T* pe = po + e * out_size;
       switch (kind) {
-        case Product::scores: scores_into<T>(n, a.shape().back(), ma, mb, pe); break;
-        case Product::mix: mix_into<T>(n, d, ma, mb, pe); break;
-        case Product::mix_transposed: mix_transposed_into<T>(n, d, ma, mb, pe); break;
+        case Product::scores: detail::causal_scores_into<T>(n, a.shape().back(), ma, mb, pe); break;
+        case Product::mix: detail::causal_mix_into<T>(n, d, ma, mb, pe); break;
+        case Product::mix_transposed: detail::causal_mix_transposed_into<T>(n, d, ma, mb, pe); break;
       }
     };
     const auto elements = static_cast<int64_t>(starts.size());

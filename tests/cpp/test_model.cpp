@@ -554,10 +554,11 @@ TEST(ModelParts, AttentionPartsAreTheForwardPassOwnComputation) {
   }
 }
 
-// A run without snapshots takes attention's fused op (causal_attention), one
-// with them the three ops the inspector shows: the default float32 model must
-// give the same loss and every parameter the same gradient, bit for bit.
-TEST(ModelParts, RunsWithAndWithoutSnapshotsGiveTheSameBits) {
+// A plain run takes attention's fused op (causal_attention), a run that
+// records the attention patterns the three ops whose weights the inspector
+// shows: the default float32 model must give the same loss and every
+// parameter the same gradient, bit for bit.
+TEST(ModelParts, RunsWithAndWithoutAttentionPatternsGiveTheSameBits) {
   nn::Model model({}, 5);
   Generator gen(6);
   const std::vector<int32_t> ids = random_ids(gen, 2 * 128, 256);
@@ -565,7 +566,8 @@ TEST(ModelParts, RunsWithAndWithoutSnapshotsGiveTheSameBits) {
   double loss[2];
   for (int recorded = 0; recorded < 2; ++recorded) {
     model.zero_grad();
-    const auto out = model.forward(ids, 2, recorded == 1);
+    const auto out = model.forward(ids, 2, nn::ForwardOptions{.record_snapshots = recorded == 1, .record_patterns = recorded == 1});
+    if (recorded == 1) EXPECT_TRUE(out.snapshots.has("blocks.0.attn.pattern"));
     out.loss.backward();
     loss[recorded] = out.loss.item();
     for (auto& [name, p] : model.named_parameters()) grads[recorded].push_back(p.grad().to_vector());

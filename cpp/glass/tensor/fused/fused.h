@@ -44,8 +44,8 @@ Tensor causal_mix(const Tensor& w, const Tensor& v);
 // q, k (..., n, d), v (..., n, dv) -> (..., n, dv): the three above in one op,
 //   = causal_mix(causal_softmax(causal_scores(q, k)), v)
 // bit for bit, forward and backward, taking each head through every step
-// before the next (causal_attention.cpp): for runs that keep no snapshot of
-// the scores or the weights.
+// before the next (causal_attention.cpp): for runs that need no view of the
+// scores or the weights.
 Tensor causal_attention(const Tensor& q, const Tensor& k, const Tensor& v);
 
 // ---- RoPE's rotate_half along the last axis (even size k): [x1, x2] -> [-x2, x1]

@@ -182,7 +182,7 @@ export abstract class GlassOps<T extends Operand> {
     return this.wrap(() => this.ctx.raw.causalMix(w.raw, v.raw));
   }
 
-  /** q, k (..., n, d), v (..., n, dv) -> (..., n, dv): causalMix(causalSoftmax(causalScores(q, k)), v) bit for bit, as one node that takes each head through every step (the model's op when no snapshot keeps the weights). */
+  /** q, k (..., n, d), v (..., n, dv) -> (..., n, dv): causalMix(causalSoftmax(causalScores(q, k)), v) bit for bit, as one node that takes each head through every step (the model's op unless a run records or edits the weights). */
   causalAttention(q: T, k: T, v: T): T {
     checkArgs('causalAttention', [['q', 'tensor', q], ['k', 'tensor', k], ['v', 'tensor', v]]);
     return this.wrap(() => this.ctx.raw.causalAttention(q.raw, k.raw, v.raw));

@@ -66,7 +66,7 @@ export interface RawOps<T> {
   causalSoftmax(scores: T): T;
   /** w (..., n, n), v (..., n, d) -> (..., n, d): w @ v with w's entries above the diagonal taken as 0. */
   causalMix(w: T, v: T): T;
-  /** q, k (..., n, d), v (..., n, dv) -> (..., n, dv): causalMix(causalSoftmax(causalScores(q, k)), v) bit for bit, as one node that takes each head through every step (the model's op when no snapshot keeps the weights). */
+  /** q, k (..., n, d), v (..., n, dv) -> (..., n, dv): causalMix(causalSoftmax(causalScores(q, k)), v) bit for bit, as one node that takes each head through every step (the model's op unless a run records or edits the weights). */
   causalAttention(q: T, k: T, v: T): T;
   /** RoPE's rotate_half along the last axis (even size k): [x1, x2] -> [-x2, x1]. */
   rotateHalf(x: T): T;

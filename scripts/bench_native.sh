@@ -14,7 +14,11 @@
 # whether each thread had a core of its own, which a virtual machine's host does not always give.
 # --rounds R (default 1) runs the whole comparison R times, the two sides taking turns, and prints
 # each round's ratios beside the tables (the medians over the rounds): a shared host slows one side
-# in one round and not in the next, and one round cannot tell that from the code.
+# in one round and not in the next, and one round cannot tell that from the code. Each round's line
+# also gives how long a cache line took between two threads and back just before and just after
+# GlassLLM's 2-thread training step (glassllm bench prints it): the host moves its vCPUs near and
+# far apart (on the project's machine about 60-110 ns near, 320-340 far), and the step's speed-up
+# moves with that.
 # Other extra arguments go to both sides: npm run bench:native -- --runs 20 --warmup 3
 # GLASS_BENCH_PRESET=native-avx2 times the build without AVX-512 (build/native-avx2) instead.
 set -euo pipefail
@@ -101,6 +105,8 @@ awk -v counts="${counts[*]}" -v rounds="$rounds" '
   BEGIN { nc = split(counts, th, " ") }
   # side: 2c-1 PyTorch, 2c GlassLLM at thread count th[c]; files come round by round, in that order
   FNR == 1 { side = side % (2 * nc) + 1; if (side == 1) round++ }
+  # where the host had put the threads around the training step (glassllm bench on 2 or more threads)
+  $1 == "host" && $2 == "round_trip_ns" { trip[side, round] = trip[side, round] == "" ? $3 : trip[side, round] " and " $3 }
   $1 == "bench" {
     runs[side, $2] = runs[side, $2] " " $4; at[side, $2, round] = $4
     if (!seen[$2]++) order[++n] = $2
@@ -136,6 +142,7 @@ awk -v counts="${counts[*]}" -v rounds="$rounds" '
           if (at[2 * c - 1, k, r] != "" && at[2 * c, k, r] != "")
             line = line sprintf("  %s thread(s) %.1f / %.1f, %.2fx", th[c], at[2 * c - 1, k, r], at[2 * c, k, r], at[2 * c, k, r] / at[2 * c - 1, k, r])
         if (nc == 2 && at[2, k, r] != "" && at[4, k, r] != "") line = line sprintf(";  %.2fx", at[2, k, r] / at[4, k, r])
+        if (nc == 2 && trip[4, r] != "") line = line sprintf(" (a cache line between the threads and back: %s ns)", trip[4, r])
         print line
       }
     }

@@ -21,6 +21,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/host_probe.h"
 #include "cli/load_model.h"
 #include "cli/model_flags.h"
 #include "cli/threads_flag.h"
@@ -119,6 +120,13 @@ int run_bench(const Argv& argv) {
     sink = sink + loss.item();
   });
   train::AdamW adamw(model->named_parameters());
+  // with threads, where the host has put them (each side of the step's timing): bench:native prints it by round
+  auto where = [&](const char* when) {
+    if (threads > 1)
+      std::printf("host round_trip_ns %.0f (a cache line to another thread and back, %s the training step)\n",
+                  cache_line_round_trip_ns(), when);
+  };
+  where("before");
   time_it(("train_step_" + nb).c_str(), warmup, runs, [&] {
     model->zero_grad();
     const Tensor loss = model->forward(many, batch).loss;
@@ -126,6 +134,7 @@ int run_bench(const Argv& argv) {
     adamw.step(1e-3);
     sink = sink + loss.item();
   });
+  where("after");
   return 0;
 }
 

@@ -527,6 +527,13 @@ def main():
         ok("bench names the CPU, the vector unit, the tile and the threads",
            re.search(r"^machine: .+, \d+ cores; matrix product built for .+, register tile \d+ x \d+ \(float32\); 2 threads$",
                      out, re.M) is not None, out[:400])
+        trips = re.findall(r"^host round_trip_ns (\d+) \(a cache line to another thread and back, (before|after) the training step\)$",
+                           out, re.M)
+        ok("bench on 2 threads says where the host put them, before and after the training step",
+           [w for _, w in trips] == ["before", "after"] and all(int(n) > 0 for n, _ in trips), out[-400:])
+        rc1, out1, _ = expect_ok("bench --threads 1", ["bench", "--runs", "1", "--warmup", "0", "--batch", "2", "--ctx", "16",
+                                                       "--threads", "1"])
+        ok("bench on 1 thread has no thread to measure", "round_trip_ns" not in out1, out1[-300:])
         for bad in ("0", "-1", "x", "100000"):
             expect_fail(f"inspect --threads {bad}: refused, naming the flag", ["inspect", "--weights", W, "--text", "ab",
                                                                            "--threads", bad], 2, "--threads")

@@ -32,37 +32,10 @@ namespace glass {
 
 namespace {
 
+using detail::element_matrix;
+using detail::element_starts;
+using detail::for_each_element;
 using detail::Mat;
-
-// Where each batch element's (n, *) matrix starts in each operand, in the
-// order of the batch axes.
-std::vector<std::vector<int64_t>> element_starts(const Shape& batch, const std::vector<Tensor>& operands) {
-  std::vector<std::vector<int64_t>> starts(operands.size());
-  for (std::size_t o = 0; o < operands.size(); ++o) {
-    const Tensor& t = operands[o];
-    const Strides lead(t.strides().begin(), t.strides().begin() + static_cast<std::ptrdiff_t>(batch.size()));
-    detail::for_each_row<1>(batch, {lead}, {t.offset()}, [&](auto off, int64_t len, auto st) {
-      for (int64_t i = 0; i < len; ++i) starts[o].push_back(off[0] + i * st[0]);
-    });
-  }
-  return starts;
-}
-
-template <class T> Mat<T> matrix(const Tensor& t, int64_t start) {
-  const int nd = t.ndim();
-  return {t.impl()->storage->data<T>() + start, t.strides()[nd - 2], t.strides()[nd - 1]};
-}
-
-// body(e) for every batch element, shared between threads when the work is
-// large enough (as causal_products.cpp decides it): each element is computed
-// whole by one thread, so the thread count changes nothing.
-template <class F> void for_each_element(int64_t elements, int64_t macs_each, F&& body) {
-  if (elements * macs_each < detail::kParallelMacs) {
-    for (int64_t e = 0; e < elements; ++e) body(e);
-  } else {
-    detail::parallel_for(elements, body);
-  }
-}
 
 // A thread's (n, n) scratch matrix; it only grows.
 template <class T> T* scratch(std::vector<T>& v, int64_t n) {
@@ -105,9 +78,9 @@ Tensor causal_attention(const Tensor& q, const Tensor& k, const Tensor& v) {
       thread_local std::vector<T> scores_buffer;
       T* scores = scratch(scores_buffer, n);  // (n, n): this head's scores, never stored
       T* w = pw + e * n * n;
-      detail::causal_scores_into<T>(n, d, matrix<T>(q, starts[0][e]), matrix<T>(k, starts[1][e]), scores);
+      detail::causal_scores_into<T>(n, d, element_matrix<T>(q, starts[0][e]), element_matrix<T>(k, starts[1][e]), scores);
       detail::causal_softmax_rows<T>(scores, w, n);
-      detail::causal_mix_into<T>(n, dv, Mat<T>{w, n, 1}, matrix<T>(v, starts[2][e]), po + e * n * dv);
+      detail::causal_mix_into<T>(n, dv, Mat<T>{w, n, 1}, element_matrix<T>(v, starts[2][e]), po + e * n * dv);
     });
   });
   return record(out, "causal_attention", {q, k, v},
@@ -130,18 +103,18 @@ Tensor causal_attention(const Tensor& q, const Tensor& k, const Tensor& v) {
                     T* pdv = need_v ? dvt.mutable_data<T>() : nullptr;
                     for_each_element(elements, n * n * (2 * d + 2 * dv), [&](int64_t e) {
                       const Mat<T> w{pw + e * n * n, n, 1};
-                      const Mat<T> g = matrix<T>(dout, at[3][e]);
+                      const Mat<T> g = element_matrix<T>(dout, at[3][e]);
                       // causal_mix's rule: dW = tril(g v^T), dV = tril(W)^T g
                       if (need_v) detail::causal_mix_transposed_into<T>(n, dv, w, g, pdv + e * n * dv);
                       if (!need_q && !need_k) return;
                       thread_local std::vector<T> grad_buffer;
                       T* ds = scratch(grad_buffer, n);  // (n, n): dW, then in place the scores' gradient
-                      detail::causal_scores_into<T>(n, dv, g, matrix<T>(v, at[2][e]), ds);
+                      detail::causal_scores_into<T>(n, dv, g, element_matrix<T>(v, at[2][e]), ds);
                       detail::causal_softmax_backward_rows<T>(w.p, ds, ds, n);
                       // causal_scores' rule: dQ = tril(dS) k, dK = tril(dS)^T q
                       const Mat<T> s{ds, n, 1};
-                      if (need_q) detail::causal_mix_into<T>(n, d, s, matrix<T>(k, at[1][e]), pdq + e * n * d);
-                      if (need_k) detail::causal_mix_transposed_into<T>(n, d, s, matrix<T>(q, at[0][e]), pdk + e * n * d);
+                      if (need_q) detail::causal_mix_into<T>(n, d, s, element_matrix<T>(k, at[1][e]), pdq + e * n * d);
+                      if (need_k) detail::causal_mix_transposed_into<T>(n, d, s, element_matrix<T>(q, at[0][e]), pdk + e * n * d);
                     });
                   });
                   grads[0] = dq;

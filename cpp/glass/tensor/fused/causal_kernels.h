@@ -6,6 +6,10 @@
 // the cache. Each output is the same sequence of operations in either, so the
 // fused op gives the three ops' bits.
 #include <cstdint>
+#include <vector>
+
+#include "glass/tensor/tensor.h"
+#include "glass/tensor/thread_pool.h"
 
 namespace glass::detail {
 
@@ -15,6 +19,25 @@ template <class T> struct Mat {
   int64_t row, col;
   const T* at(int64_t i, int64_t j) const { return p + i * row + j * col; }
 };
+
+// Where each batch element's last two axes start in each operand (storage
+// offsets, any strides), in the order of the batch axes: starts[o][e].
+std::vector<std::vector<int64_t>> element_starts(const Shape& batch, const std::vector<Tensor>& operands);
+// Operand t's matrix (last two axes) that starts at `start`.
+template <class T> Mat<T> element_matrix(const Tensor& t, int64_t start) {
+  const int nd = t.ndim();
+  return {t.impl()->storage->data<T>() + start, t.strides()[nd - 2], t.strides()[nd - 1]};
+}
+// body(e) for every batch element, shared between threads (one element each,
+// written to its own slice of the output) when the work is large enough
+// (about macs_each multiply-adds an element); the thread count changes nothing.
+template <class F> void for_each_element(int64_t elements, int64_t macs_each, F&& body) {
+  if (elements * macs_each < kParallelMacs) {
+    for (int64_t e = 0; e < elements; ++e) body(e);
+  } else {
+    parallel_for(elements, body);
+  }
+}
 
 // C (n, n) = tril(A B^T) for A, B (n, d); C row-major, zeros above the diagonal.
 template <class T> void causal_scores_into(int64_t n, int64_t d, Mat<T> a, Mat<T> b, T* c);

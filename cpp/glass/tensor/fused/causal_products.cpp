@@ -11,7 +11,6 @@
 // diagonal is masked exactly. The backward rules are the same two products
 // and a third (tril(w)^T @ g), so the backward skips the masked half too.
 #include <algorithm>
-#include <array>
 #include <string>
 #include <vector>
 
@@ -31,9 +30,6 @@ namespace {
 // Rows per block: smaller skips more of the masked half, larger makes fewer,
 // longer products (32: 10 of 16 blocks of a 128 x 128 product are computed).
 constexpr int64_t kBlock = 32;
-// Fewer multiply-adds than detail::kParallelMacs (about n * n * width over
-// the batch) stay on the calling thread.
-using detail::kParallelMacs;
 using detail::Mat;
 
 }  // namespace
@@ -132,6 +128,19 @@ template void causal_mix_into<double>(int64_t, int64_t, Mat<double>, Mat<double>
 template void causal_mix_transposed_into<float>(int64_t, int64_t, Mat<float>, Mat<float>, float*);
 template void causal_mix_transposed_into<double>(int64_t, int64_t, Mat<double>, Mat<double>, double*);
 
+std::vector<std::vector<int64_t>> element_starts(const Shape& batch, const std::vector<Tensor>& operands) {
+  std::vector<std::vector<int64_t>> starts(operands.size());
+  for (std::size_t o = 0; o < operands.size(); ++o) {
+    const Tensor& t = operands[o];
+    const Strides lead(t.strides().begin(), t.strides().begin() + static_cast<std::ptrdiff_t>(batch.size()));
+    starts[o].reserve(static_cast<std::size_t>(numel(batch)));
+    for_each_row<1>(batch, {lead}, {t.offset()}, [&](auto off, int64_t len, auto st) {
+      for (int64_t i = 0; i < len; ++i) starts[o].push_back(off[0] + i * st[0]);
+    });
+  }
+  return starts;
+}
+
 }  // namespace detail
 
 namespace {
@@ -150,20 +159,13 @@ Tensor causal_product(Product kind, const Tensor& a, const Tensor& b) {
   const int64_t out_size = n * out_shape.back();
   dispatch(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    const T* pa = a.impl()->storage->data<T>();
-    const T* pb = b.impl()->storage->data<T>();
     T* po = out.mutable_data<T>();
-    Strides sa(a.strides().begin(), a.strides().end() - 2), sb(b.strides().begin(), b.strides().end() - 2);
     // each batch element's operands; then the elements (batch x heads in attention) are shared
     // between threads, one product each, written to its own slice of out
-    std::vector<std::array<int64_t, 2>> starts;
-    starts.reserve(static_cast<std::size_t>(numel(batch)));
-    detail::for_each_row<2>(batch, {sa, sb}, {a.offset(), b.offset()}, [&](auto off, int64_t len, auto st) {
-      for (int64_t i = 0; i < len; ++i) starts.push_back({off[0] + i * st[0], off[1] + i * st[1]});
-    });
+    const auto starts = detail::element_starts(batch, {a, b});
     auto one = [&](int64_t e) {
-      const Mat<T> ma{pa + starts[e][0], a.strides()[nd - 2], a.strides()[nd - 1]};
-      const Mat<T> mb{pb + starts[e][1], b.strides()[nd - 2], b.strides()[nd - 1]};
+      const Mat<T> ma = detail::element_matrix<T>(a, starts[0][e]);
+      const Mat<T> mb = detail::element_matrix<T>(b, starts[1][e]);
       T* pe = po + e * out_size;
       switch (kind) {
         case Product::scores: detail::causal_scores_into<T>(n, a.shape().back(), ma, mb, pe); break;
@@ -171,12 +173,7 @@ Tensor causal_product(Product kind, const Tensor& a, const Tensor& b) {
         case Product::mix_transposed: detail::causal_mix_transposed_into<T>(n, d, ma, mb, pe); break;
       }
     };
-    const auto elements = static_cast<int64_t>(starts.size());
-    if (elements * n * n * a.shape().back() < kParallelMacs) {
-      for (int64_t e = 0; e < elements; ++e) one(e);
-    } else {
-      detail::parallel_for(elements, one);
-    }
+    detail::for_each_element(static_cast<int64_t>(starts[0].size()), n * n * a.shape().back(), one);
   });
   return out;
 }

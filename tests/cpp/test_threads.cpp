@@ -102,6 +102,15 @@ TEST(Threads, MatrixProductsGiveTheSameBits) {
       // batched, broadcast over the batch
       for (auto& v : forward_backward({{3, 160, 64}, {64, 150}}, dtype, 3, [](auto& x) { return matmul(x[0], x[1]); }))
         r.push_back(v);
+      // long and thin (k every token, as a weight's gradient): shared over k in
+      // parts, not by rows (gemm.cpp, gemm_over_depth); A transposed, ragged
+      // last k block and panel
+      for (auto& v : forward_backward({{1100, 70}, {1100, 90}}, dtype, 5,
+                                      [](auto& x) { return matmul(transpose(x[0]), x[1]); }))
+        r.push_back(v);
+      // and the weight's gradient of a linear over 1200 rows
+      for (auto& v : forward_backward({{2, 600, 128}, {96, 128}}, dtype, 6, [](auto& x) { return linear(x[0], x[1]); }))
+        r.push_back(v);
       // linear: float32 takes the weight packed once
       for (auto& v : forward_backward({{2, 150, 128}, {384, 128}}, dtype, 4, [](auto& x) { return linear(x[0], x[1]); }))
         r.push_back(v);

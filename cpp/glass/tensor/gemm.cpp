@@ -1,6 +1,7 @@
 #include "glass/tensor/gemm.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -370,11 +371,70 @@ template <class T> void pack_all(int64_t k, int64_t n, const T* b, int64_t b_row
 constexpr int64_t kChunkRows = 4 * kRows;
 using detail::kParallelMacs;  // smaller products stay on the calling thread
 
+// A long, thin product (a weight's gradient, dW = dY^T X: m and n the
+// weight's, k every token of the batch) is shared over k instead: `parts`
+// runs of whole k blocks, one per thread. Shared by rows, every thread would
+// read all of B (the layer's input X, 1-3 MB for the 16 x 128 training step),
+// so each of its lines would sit in both cores' caches; once X is freed, the
+// next tensor given its memory has to take every line back from the other
+// core as it is written. When the host puts the two vCPUs far apart (a cache
+// line's round trip 320-340 ns rather than 50-60), that write is slow: a
+// throwaway test wrote 3 MB on 2 threads in 216 us, or 670-2300 us when both
+// cores had read it all first (docs/threads.md, "Eighteenth session"). Over k,
+// each thread reads only the rows of its own tokens, which it wrote itself.
+//
+// The bits are gemm_with's, whatever the number of parts: C = ((P0 + P1) +
+// P2) + ..., P_j the product over k block j summed in registers from zero.
+// Part 0 runs gemm_with over its blocks straight into C; every other part
+// keeps each of its P_j apart, waits for the part before it to be done, then
+// adds its P_j to C in order (an element's old + P_j, as store_tile adds).
+// The wait cannot deadlock: the pool's caller takes part 0 first and then
+// the others in ascending order (thread_pool.h), so every part waited for
+// has a thread.
+template <class T>
+void gemm_over_depth(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b,
+                     int64_t b_row, int64_t b_col, T* c, int64_t c_row, bool accumulate, int64_t parts) {
+  const int64_t blocks = (k + kDepth - 1) / kDepth;
+  std::atomic<int64_t> done{0};  // parts whose blocks are in C
+  detail::parallel_for(parts, [&](int64_t part) {
+    const int64_t first = blocks * part / parts, last = blocks * (part + 1) / parts;
+    if (part == 0) {
+      gemm_with<T>(m, n, std::min(k, last * kDepth), a, a_row, a_col, b, b_row, b_col, nullptr, c, c_row, accumulate);
+      done.store(1, std::memory_order_release);
+      return;
+    }
+    thread_local std::vector<T> sums;
+    T* const p = scratch(sums, (last - first) * m * n);  // (blocks of this part, m, n)
+    for (int64_t j = first; j < last; ++j) {
+      const int64_t p0 = j * kDepth;
+      gemm_with<T>(m, n, std::min(kDepth, k - p0), a + p0 * a_col, a_row, a_col, b + p0 * b_row, b_row, b_col,
+                   nullptr, p + (j - first) * m * n, n, false);
+    }
+    detail::wait_turn(done, part);
+    for (int64_t j = first; j < last; ++j) {
+      const T* pj = p + (j - first) * m * n;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t col = 0; col < n; ++col) c[i * c_row + col] += pj[i * n + col];
+    }
+    done.store(part + 1, std::memory_order_release);
+  });
+}
+
 template <class T>
 void gemm_parallel(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_row, int64_t a_col, const T* b,
                    int64_t b_row, int64_t b_col, const T* prepacked, T* c, int64_t c_row, bool accumulate) {
   const int64_t chunks = (m + kChunkRows - 1) / kChunkRows;
-  if (max_threads() == 1 || chunks < 2 || m * n * k < kParallelMacs) {
+  if (max_threads() == 1 || m * n * k < kParallelMacs) {
+    gemm_with<T>(m, n, k, a, a_row, a_col, b, b_row, b_col, prepacked, c, c_row, accumulate);
+    return;
+  }
+  // long and thin: over k (above), in at most one part per k block
+  const int64_t parts = std::min<int64_t>(threads(), (k + kDepth - 1) / kDepth);
+  if (prepacked == nullptr && k >= 4 * m && parts >= 2) {
+    gemm_over_depth<T>(m, n, k, a, a_row, a_col, b, b_row, b_col, c, c_row, accumulate, parts);
+    return;
+  }
+  if (chunks < 2) {
     gemm_with<T>(m, n, k, a, a_row, a_col, b, b_row, b_col, prepacked, c, c_row, accumulate);
     return;
   }

@@ -5,6 +5,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include "glass/tensor/error.h"
@@ -410,6 +411,17 @@ std::vector<JobCount> counted_jobs() {
 }
 
 namespace detail {
+
+void wait_turn(const std::atomic<int64_t>& done, int64_t turn) {
+#ifdef GLASS_SERIAL_ONLY
+  // chunks run in order on one thread: the turn has always come
+  if (done.load(std::memory_order_acquire) != turn) throw std::logic_error("wait_turn: a chunk ran out of order");
+#else
+  Spin spin;
+  while (done.load(std::memory_order_acquire) != turn)
+    if (!spin.again()) std::this_thread::yield();
+#endif
+}
 
 void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
   if (!counting.load(std::memory_order_relaxed) || job_depth > 0 || in_a_chunk()) {

@@ -7,13 +7,16 @@
 // into chunks fixed by the problem alone (so many rows, so many elements),
 // never by the number of threads, and each chunk writes only its own outputs,
 // computing each one in the same order whichever thread runs it: no sum is
-// ever split between threads. Threads only decide who runs which chunk.
+// split between threads, except in the order of the sum itself (a product
+// over k in parts, each adding its blocks after the part before it:
+// gemm.cpp, wait_turn below). Threads only decide who runs which chunk.
 //
 // The plain wasm build has no threads (it is compiled without -pthread): there
 // every parallel_for runs its chunks in order on the calling thread. The
 // threaded wasm build (-pthread, the wasm-threads preset) runs the pool on
 // Web Workers started with the module.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -88,6 +91,14 @@ template <class F> void parallel_for(int64_t chunks, F&& body) {
       chunks, [](void* ctx, int64_t i) { (*static_cast<Body*>(ctx))(i); },
       const_cast<void*>(static_cast<const void*>(&body)));
 }
+
+// Returns once `done` holds `turn` (another chunk of the same job stores it):
+// for a chunk that must follow the one before it, as a product summed over k
+// in parts does (gemm.cpp). Looks busily at first, then gives the core away
+// between looks. Only a chunk whose predecessors have all been claimed may
+// wait: the calling thread claims the chunks in ascending order, after the
+// ones of its own range (Pool::run_chunks).
+void wait_turn(const std::atomic<int64_t>& done, int64_t turn);
 
 // [0, n) in pieces of `grain` (the last one shorter), body(begin, end) each.
 template <class F> void parallel_ranges(int64_t n, int64_t grain, F&& body) {

@@ -107,6 +107,7 @@ awk -v counts="${counts[*]}" -v rounds="$rounds" '
   FNR == 1 { side = side % (2 * nc) + 1; if (side == 1) round++ }
   # where the host had put the threads around the training step (glassllm bench on 2 or more threads)
   $1 == "host" && $2 == "round_trip_ns" { trip[side, round] = trip[side, round] == "" ? $3 : trip[side, round] " and " $3 }
+  $1 == "host" && $2 == "shared_write_us" { sharedw[side, round] = $3 " / " $4 }
   $1 == "bench" {
     runs[side, $2] = runs[side, $2] " " $4; at[side, $2, round] = $4
     if (!seen[$2]++) order[++n] = $2
@@ -143,6 +144,7 @@ awk -v counts="${counts[*]}" -v rounds="$rounds" '
             line = line sprintf("  %s thread(s) %.1f / %.1f, %.2fx", th[c], at[2 * c - 1, k, r], at[2 * c, k, r], at[2 * c, k, r] / at[2 * c - 1, k, r])
         if (nc == 2 && at[2, k, r] != "" && at[4, k, r] != "") line = line sprintf(";  %.2fx", at[2, k, r] / at[4, k, r])
         if (nc == 2 && trip[4, r] != "") line = line sprintf(" (a cache line between the threads and back: %s ns)", trip[4, r])
+        if (nc == 2 && sharedw[4, r] != "") line = line sprintf("; 3 MB written by both: %s us, own / after both read it", sharedw[4, r])
         print line
       }
     }

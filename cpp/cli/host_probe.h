@@ -11,4 +11,16 @@ namespace glass::cli {
 // of a few runs of many bounces), or 0 when a second thread cannot start.
 double cache_line_round_trip_ns();
 
+// Microseconds for two threads to write 3 MB, each its own half, (a) when
+// each wrote its half last and (b) when both had just read all of it (so
+// every line sat in both cores' caches): what a tensor costs to write when
+// its memory last held one that both threads read. Far-apart vCPUs make (b)
+// several times (a) (docs/threads.md, "Eighteenth session"). Best of a few
+// runs each; {0, 0} when a second thread cannot start.
+struct SharedWrite {
+  double own_us = 0;
+  double shared_us = 0;
+};
+SharedWrite shared_write_us();
+
 }  // namespace glass::cli

@@ -531,9 +531,14 @@ def main():
                            out, re.M)
         ok("bench on 2 threads says where the host put them, before and after the training step",
            [w for _, w in trips] == ["before", "after"] and all(int(n) > 0 for n, _ in trips), out[-400:])
+        writes = re.findall(r"^host shared_write_us (\d+) (\d+) \(3 MB written by 2 threads, after each wrote its half / "
+                            r"after both read all of it\)$", out, re.M)
+        ok("bench on 2 threads times a write to memory both threads had read", len(writes) == 1 and
+           all(int(v) > 0 for v in writes[0]), out[-400:])
         rc1, out1, _ = expect_ok("bench --threads 1", ["bench", "--runs", "1", "--warmup", "0", "--batch", "2", "--ctx", "16",
                                                        "--threads", "1"])
-        ok("bench on 1 thread has no thread to measure", "round_trip_ns" not in out1, out1[-300:])
+        ok("bench on 1 thread has no thread to measure", "round_trip_ns" not in out1 and "shared_write" not in out1,
+           out1[-300:])
         for bad in ("0", "-1", "x", "100000"):
             expect_fail(f"inspect --threads {bad}: refused, naming the flag", ["inspect", "--weights", W, "--text", "ab",
                                                                            "--threads", bad], 2, "--threads")

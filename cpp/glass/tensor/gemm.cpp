@@ -378,10 +378,13 @@ using detail::kParallelMacs;  // smaller products stay on the calling thread
 // so each of its lines would sit in both cores' caches; once X is freed, the
 // next tensor given its memory has to take every line back from the other
 // core as it is written. When the host puts the two vCPUs far apart (a cache
-// line's round trip 320-340 ns rather than 50-60), that write is slow: a
-// throwaway test wrote 3 MB on 2 threads in 216 us, or 670-2300 us when both
-// cores had read it all first (docs/threads.md, "Eighteenth session"). Over k,
-// each thread reads only the rows of its own tokens, which it wrote itself.
+// line's round trip 320-340 ns rather than 50-60), that write is slow: two
+// threads write 3 MB in 25-34 us when each wrote its half last, 670-860 us
+// far (117-160 near) when both had read all of it (`glassllm bench` on 2
+// threads, "host shared_write_us"; docs/threads.md, "Eighteenth session").
+// Over k, each thread reads only the rows of its own tokens, which it wrote
+// itself. 16 x 128 training step, 2 threads, far: 79.8-87.0 ms, against
+// 91.6-95.8 shared by rows.
 //
 // The bits are gemm_with's, whatever the number of parts: C = ((P0 + P1) +
 // P2) + ..., P_j the product over k block j summed in registers from zero.

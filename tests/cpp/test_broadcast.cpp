@@ -91,4 +91,38 @@ TEST(Broadcast, Float32Arithmetic) {
   EXPECT_TENSOR(c, (Shape{2, 2}), {0.375, 0.5, 6, 8});
 }
 
+// The row walk keeps its index on the stack up to 8 axes and on the heap past
+// them (strided.h): a broadcast sum and a permuted copy at 7, 8, 9 and 10 axes,
+// each element checked against its own index arithmetic.
+TEST(Broadcast, ManyAxesOnBothSidesOfTheStackIndex) {
+  for (int nd = 7; nd <= 10; ++nd) {
+    Shape a_shape(nd, 2), b_shape(nd, 1);
+    a_shape[nd - 3] = 1;  // a broadcasts along one axis, b along all but the last three
+    for (int k = nd - 3; k < nd; ++k) b_shape[k] = 2;
+    const int64_t a_n = numel(a_shape);
+    std::vector<double> av(a_n), bv(8);
+    for (int64_t i = 0; i < a_n; ++i) av[i] = 1000.0 * static_cast<double>(i);
+    for (int64_t i = 0; i < 8; ++i) bv[i] = static_cast<double>(i);
+    const Tensor a = Tensor::from_f64(av, a_shape), b = Tensor::from_f64(bv, b_shape);
+    const std::vector<double> sum = (a + b).to_vector();
+    ASSERT_EQ(static_cast<int64_t>(sum.size()), int64_t{1} << nd);
+    for (int64_t i = 0; i < (int64_t{1} << nd); ++i) {
+      // out index bits, last axis lowest; a drops axis nd-3 (bit 2), b keeps the last three axes
+      const int64_t a_index = (i & 3) | ((i >> 3) << 2);
+      ASSERT_EQ(sum[i], 1000.0 * static_cast<double>(a_index) + static_cast<double>(i & 7)) << nd << " axes, element " << i;
+    }
+    // reversing every axis of a (2, ..., 2) tensor reverses the bits of each index
+    std::vector<double> xv(int64_t{1} << nd);
+    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<double>(i);
+    std::vector<int> axes(nd);
+    for (int k = 0; k < nd; ++k) axes[k] = nd - 1 - k;
+    const std::vector<double> copy = permute(Tensor::from_f64(xv, Shape(nd, 2)), axes).contiguous().to_vector();
+    for (int64_t i = 0; i < static_cast<int64_t>(copy.size()); ++i) {
+      int64_t reversed = 0;
+      for (int k = 0; k < nd; ++k) reversed |= ((i >> k) & 1) << (nd - 1 - k);
+      ASSERT_EQ(copy[i], static_cast<double>(reversed)) << nd << " axes, element " << i;
+    }
+  }
+}
+
 }  // namespace

@@ -50,7 +50,13 @@ void for_each_row_range(const Shape& shape, const std::array<Strides, K>& stride
   if (numel(shape) == 0 || first >= last) return;
   for (std::size_t k = 0; k < K; ++k) inner[k] = strides[k][nd - 1];
   const int64_t len = shape[nd - 1];
-  std::vector<int64_t> idx(nd, 0);
+  // The row's index, on the stack up to 8 axes (an empty vector allocates
+  // nothing): this runs in every chunk of a strided map, and the threaded wasm
+  // build's malloc takes one lock for all threads (docs/threads.md,
+  // "Nineteenth and twentieth sessions").
+  std::array<int64_t, 8> small{};
+  std::vector<int64_t> large(nd > static_cast<int>(small.size()) ? nd : 0, 0);
+  int64_t* const idx = large.empty() ? small.data() : large.data();
   for (int64_t d = nd - 2, r = first; d >= 0; --d) {  // row `first`'s index and offsets
     idx[d] = r % shape[d];
     r /= shape[d];

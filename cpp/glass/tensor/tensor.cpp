@@ -266,10 +266,12 @@ Tensor materialize(const Tensor& x, DType dtype) {
       O* const out_data = out.mutable_data<O>();
       const int64_t len = x.ndim() == 0 ? 1 : x.shape().back();
       const int64_t rows = len == 0 ? 0 : x.numel() / len;
-      // large copies (attention's heads, permuted) are shared between threads by rows
+      // large copies (attention's heads, permuted) are shared between threads by rows;
+      // the strides copied once here, not in every chunk (a copy is a malloc)
+      const std::array<Strides, 1> strides{x.strides()};
       auto copy_rows = [&](int64_t first, int64_t last) {
         O* dst = out_data + first * len;
-        for_each_row_range<1>(x.shape(), {x.strides()}, {x.offset()}, first, last, [&](auto off, int64_t n, auto st) {
+        for_each_row_range<1>(x.shape(), strides, {x.offset()}, first, last, [&](auto off, int64_t n, auto st) {
           const I* s = src + off[0];
           for (int64_t i = 0; i < n; ++i) *dst++ = static_cast<O>(s[i * st[0]]);
         });

@@ -423,6 +423,8 @@ void wait_turn(const std::atomic<int64_t>& done, int64_t turn) {
 #endif
 }
 
+bool in_shared_chunk() { return in_a_chunk(); }
+
 void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
   if (!counting.load(std::memory_order_relaxed) || job_depth > 0 || in_a_chunk()) {
     run_job(chunks, body, ctx);

@@ -85,6 +85,12 @@ inline int64_t grain_rows(int64_t len) { return std::max<int64_t>(1, kGrainEleme
 using ChunkFn = void (*)(void* ctx, int64_t chunk);
 void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx);
 
+// This thread is running a chunk that the pool handed out (a worker's, or the
+// caller's own while it shares a job): false where chunks run serially. For
+// tests: no chunk may allocate in steady state, since the threaded wasm
+// build's malloc takes one lock for every thread (tests/cpp/test_chunk_allocations.cpp).
+bool in_shared_chunk();
+
 template <class F> void parallel_for(int64_t chunks, F&& body) {
   using Body = std::remove_reference_t<F>;
   parallel_for_chunks(

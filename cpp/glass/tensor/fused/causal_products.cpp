@@ -86,7 +86,7 @@ template <class T> void diagonal_block(Mat<T> w, int64_t r0, int64_t m, std::vec
 
 // C (n, d) = tril(W) @ V for W (n, n), V (n, d); C row-major.
 template <class T> void causal_mix_into(int64_t n, int64_t d, Mat<T> w, Mat<T> v, T* c) {
-  std::vector<T> diag;
+  thread_local std::vector<T> diag;  // per thread, kept: no malloc (one lock for all threads in wasm) per head
   const int64_t strip = kernels::gemm_tile().rows;
   for (int64_t r0 = 0; r0 < n; r0 += kBlock) {
     const int64_t rows = std::min(kBlock, n - r0);
@@ -103,7 +103,7 @@ template <class T> void causal_mix_into(int64_t n, int64_t d, Mat<T> w, Mat<T> v
 
 // C (n, d) = tril(W)^T @ G for W (n, n), G (n, d): row j gathers rows i >= j.
 template <class T> void causal_mix_transposed_into(int64_t n, int64_t d, Mat<T> w, Mat<T> g, T* c) {
-  std::vector<T> diag;
+  thread_local std::vector<T> diag;  // per thread, kept: no malloc (one lock for all threads in wasm) per head
   const int64_t strip = kernels::gemm_tile().rows;
   for (int64_t c0 = 0; c0 < n; c0 += kBlock) {
     const int64_t cols = std::min(kBlock, n - c0), below = c0 + cols;

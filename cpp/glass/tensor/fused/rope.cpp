@@ -14,6 +14,7 @@
 // golden hashes pin them). That needs every product rounded on its own: this
 // file is compiled with -ffp-contract=off (CMakeLists.txt), since g++ would
 // otherwise fuse one product and the sum into a multiply-add, rounded once.
+#include <array>
 #include <string>
 #include <type_traits>
 
@@ -58,9 +59,10 @@ template <class T> void rotate_rows(const Tensor& x, const Tensor& c, const Tens
   const T* const pc = c.data<T>();
   const T* const ps = s.data<T>();
   T* const po = out.mutable_data<T>();
+  const std::array<Strides, 1> strides{x.strides()};  // once, not a copy (a malloc) per chunk
   auto rows_of = [&](int64_t first, int64_t last) {
     int64_t r = first;
-    detail::for_each_row_range<1>(x.shape(), {x.strides()}, {x.offset()}, first, last,
+    detail::for_each_row_range<1>(x.shape(), strides, {x.offset()}, first, last,
                                   [&](auto off, int64_t, auto st) {
                                     const int64_t at = r % n * k;
                                     if (st[0] == 1)

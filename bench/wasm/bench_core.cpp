@@ -51,10 +51,18 @@ void report_items(const char* name, double items, const std::function<void()>& r
   std::printf("%-44s %9.3f ms %8.1f M items/s\n", name, s * 1e3, items / s / 1e6);
 }
 
-// A whole model run: the best and the median of `reps` after two warm-up runs
-// (thread speed-ups are read from medians, as in the other thread benchmarks).
+// A whole model run: the best and the median of `reps` after kWarmUpRuns
+// untimed ones (thread speed-ups are read from medians, as in the other thread
+// benchmarks). V8 first runs wasm from its baseline compiler and recompiles each
+// function in the background once it has run often, for tens of runs of the
+// model; those compiles also take the second core from a 2-thread run. After two
+// warm-up runs, Node 20 on a 2-core AMD EPYC (Zen 5), threaded build, 2 threads:
+// forward best 4.7 ms, median 12.7 (its first ~30 runs 9-26 ms); after 60, best
+// 4.0, median 4.2, and every one of the 40 runs 4.0-7.3 (1 thread: 6.5-7.2 ms
+// either way once warm). bench/browser/threads.mjs warms up the same way.
+constexpr int kWarmUpRuns = 60;
 void report_run(const char* name, const std::function<void()>& run, int reps) {
-  const std::vector<double> ms = sorted_ms(run, reps, 2);
+  const std::vector<double> ms = sorted_ms(run, reps, kWarmUpRuns);
   std::printf("%-44s %9.3f ms (median %.3f ms of %d)\n", name, ms.front(), ms[ms.size() / 2], reps);
 }
 

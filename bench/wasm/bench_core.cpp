@@ -58,8 +58,8 @@ void report_items(const char* name, double items, const std::function<void()>& r
 // model; those compiles also take the second core from a 2-thread run. After two
 // warm-up runs, Node 20 on a 2-core AMD EPYC (Zen 5), threaded build, 2 threads:
 // forward best 4.7 ms, median 12.7 (its first ~30 runs 9-26 ms); after 60, best
-// 4.0, median 4.2, and every one of the 40 runs 4.0-7.3 (1 thread: 6.5-7.2 ms
-// either way once warm). bench/browser/threads.mjs warms up the same way.
+// 4.0, median 4.2, and every one of the 40 runs 4.0-7.3 (on 1 thread, warm:
+// 6.5-7.2 ms). bench/browser/threads.mjs warms up the same way.
 constexpr int kWarmUpRuns = 60;
 void report_run(const char* name, const std::function<void()>& run, int reps) {
   const std::vector<double> ms = sorted_ms(run, reps, kWarmUpRuns);

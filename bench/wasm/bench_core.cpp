@@ -83,8 +83,11 @@ void report_jobs(const char* name, const std::function<void()>& run, int reps) {
   for (const JobCount& c : counted_jobs()) {
     const double ms = c.seconds * 1e3 / reps;
     in_jobs += ms;
-    std::printf("  jobs of %3lld chunks: %6.1f per run, %8.3f ms per run (%.2f us each)\n",
-                static_cast<long long>(c.chunks), static_cast<double>(c.jobs) / reps, ms, ms * 1e3 * reps / c.jobs);
+    const double all = static_cast<double>(c.chunks * c.jobs);
+    std::printf("  jobs of %3lld chunks: %6.1f per run, %8.3f ms per run (%.2f us each); the caller ran %.0f%% of "
+                "the chunks, %.0f%% from another thread's range\n",
+                static_cast<long long>(c.chunks), static_cast<double>(c.jobs) / reps, ms, ms * 1e3 * reps / c.jobs,
+                100 * c.caller_chunks / all, 100 * c.caller_took / all);
   }
   std::printf("  in the pool's jobs %.3f ms, outside them (serial) %.3f ms, of %.3f ms per run\n", in_jobs,
               total_ms - in_jobs, total_ms);

@@ -9,11 +9,15 @@
 // runs these tests under ThreadSanitizer (scripts/test.sh, stage tsan).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "glass/nn/model.h"
@@ -238,10 +242,73 @@ TEST(Threads, JobsAreCountedByTheirChunks) {
       EXPECT_EQ(jobs[k].chunks, want[k][0]) << n << " threads";
       EXPECT_EQ(jobs[k].jobs, want[k][1]) << n << " threads, " << want[k][0] << " chunks";
       EXPECT_GE(jobs[k].seconds, 0.0);
+      // the caller runs every chunk on 1 thread, and never more than all of them
+      const int64_t all = want[k][0] * want[k][1];
+      if (n == 1) EXPECT_EQ(jobs[k].caller_chunks, all) << want[k][0] << " chunks";
+      EXPECT_LE(jobs[k].caller_chunks, all) << n << " threads, " << want[k][0] << " chunks";
+      EXPECT_LE(jobs[k].caller_took, jobs[k].caller_chunks) << n << " threads, " << want[k][0] << " chunks";
+      if (n == 1) EXPECT_EQ(jobs[k].caller_took, 0) << want[k][0] << " chunks";
     }
     count_jobs(true);
     EXPECT_TRUE(counted_jobs().empty()) << n << " threads";
     count_jobs(false);
+  }
+}
+
+// Each thread of a job starts on a range of chunks of its own (so the same
+// thread computes the same rows op after op): the caller on the first range,
+// each worker on another, and no two on one. The threaded wasm build keeps
+// more workers than a smaller setting uses and whichever are awake take a
+// job; an even-numbered one used to start on the caller's range. Here the
+// caller's first chunk waits until every worker has begun one (so none comes
+// late and finds its range taken), and the jobs are a few milliseconds apart
+// (the workers fall asleep between them, so different ones take them).
+TEST(Threads, EachWorkerStartsOnARangeOfItsOwn) {
+  constexpr int64_t kChunks = 12;
+  for (int n : {2, 3, 4}) {
+    if (n > max_threads()) continue;
+    Threads t(n);
+    std::vector<int64_t> starts;  // the first chunk of ranges 1 .. n - 1
+    for (int p = 1; p < n; ++p) starts.push_back(kChunks * p / n);
+    int checked = 0;
+    for (int job = 0; job < 24; ++job) {
+      const std::thread::id caller = std::this_thread::get_id();
+      std::mutex m;
+      std::vector<std::pair<std::thread::id, int64_t>> firsts;  // each worker's first chunk
+      std::atomic<int> joined{0};
+      std::atomic<bool> all_joined{true};
+      bool caller_began = false;
+      detail::parallel_for(kChunks, [&](int64_t i) {
+        if (std::this_thread::get_id() == caller) {
+          if (caller_began) return;
+          caller_began = true;
+        } else {
+          std::lock_guard<std::mutex> lock(m);
+          for (const auto& f : firsts)
+            if (f.first == std::this_thread::get_id()) return;
+          firsts.emplace_back(std::this_thread::get_id(), i);
+          joined.fetch_add(1);
+        }
+        // every thread's first chunk waits for every worker's: no one reaches another's range first
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+        while (joined.load() < n - 1) {
+          if (std::chrono::steady_clock::now() > give_up) {
+            all_joined = false;  // a worker counted out of this job by a late one of the job before: legal
+            break;
+          }
+          std::this_thread::yield();
+        }
+      });
+      if (all_joined) {
+        ++checked;
+        std::vector<int64_t> got;
+        for (const auto& f : firsts) got.push_back(f.second);
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, starts) << n << " threads, job " << job << ": the workers' first chunks";
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    }
+    EXPECT_GT(checked, 0) << n << " threads: no job had every worker";
   }
 }
 

@@ -47,10 +47,18 @@ int max_threads_of_build() {
 int max_threads_of_build() { return 256; }
 #endif
 
+// The chunks one thread ran of a job, and of those the ones from another
+// thread's range (JobCount).
+struct Ran {
+  int64_t chunks = 0;
+  int64_t taken = 0;
+};
+
 // Chunks run in order on the calling thread: the pool's fallback, and all of
 // the wasm build.
-void run_serially(int64_t chunks, detail::ChunkFn body, void* ctx) {
+Ran run_serially(int64_t chunks, detail::ChunkFn body, void* ctx) {
   for (int64_t i = 0; i < chunks; ++i) body(ctx, i);
+  return {std::max<int64_t>(chunks, 0), 0};
 }
 
 }  // namespace
@@ -68,7 +76,7 @@ void set_threads(int n) {
 }
 
 namespace {
-void run_job(int64_t chunks, detail::ChunkFn body, void* ctx) { run_serially(chunks, body, ctx); }
+Ran run_job(int64_t chunks, detail::ChunkFn body, void* ctx) { return run_serially(chunks, body, ctx); }
 bool in_a_chunk() { return false; }  // (a nested call runs on the same thread: job_depth sees it)
 }  // namespace
 
@@ -138,7 +146,7 @@ class Spin {
 
 // The pool's one job slot and n - 1 workers (the caller of a job runs chunks
 // too, so n threads). A job's chunks are split into one contiguous range per
-// thread: the caller takes the first, worker k the (k+1)-th, each claiming
+// thread: the caller takes the first, worker k the (k+1)-th (range_of), each claiming
 // chunks of its range in order, then of the others' ranges (stealing); so a
 // thread that comes late finds nothing left and the others never wait for it.
 //
@@ -186,7 +194,7 @@ class Pool {
   // - 1 workers wait busily between jobs (Spin), and so does the caller for
   // the last chunks, only when every thread has a core of its own: or the
   // spinning would take the cores the others need.
-  void run(detail::ChunkFn body, void* ctx, int64_t chunks, int limit) {
+  Ran run(detail::ChunkFn body, void* ctx, int64_t chunks, int limit) {
     const bool spin = limit <= hardware_threads();
     users_.fetch_add(1);  // the caller (a late worker may still be counted in: it leaves at once)
     body_ = body;
@@ -208,7 +216,7 @@ class Pool {
       std::lock_guard<std::mutex> lock(mutex_);  // a worker between its last look and its wait holds it
       for (int i = 0; i < missing; ++i) wake_.notify_one();
     }
-    run_chunks(0);
+    const Ran ran = run_chunks(0);
     open_.store(0);  // every chunk is claimed: no one else may join
     users_.fetch_sub(1);
     // those still running a chunk finish it: wait for them, busily at first
@@ -217,18 +225,22 @@ class Pool {
     while (users_.load() != 0)
       if (!spin || !waiting.again()) std::this_thread::yield();
     if (error_) std::rethrow_exception(error_);
+    return ran;
   }
 
  private:
   static thread_local bool inside_;  // this thread is running a chunk (nested calls run serially)
 
-  // Thread `slot`'s own range first (a worker past the job's limit has none),
-  // then whatever is left of the others'.
-  void run_chunks(int slot) {
+  // Range `own` first (the caller's is 0; a worker's: range_of), then
+  // whatever is left of the others'.
+  Ran run_chunks(int own) {
     inside_ = true;
+    Ran ran;
     for (int k = 0; k < limit_; ++k) {
-      Range& r = ranges_[(slot + k) % limit_];
+      Range& r = ranges_[(own + k) % limit_];
       for (int64_t i; (i = r.next.fetch_add(1, std::memory_order_relaxed)) < r.end;) {
+        ++ran.chunks;
+        if (k > 0) ++ran.taken;
         try {
           body_(ctx_, i);
         } catch (...) {
@@ -238,6 +250,22 @@ class Pool {
       }
     }
     inside_ = false;
+    return ran;
+  }
+
+  // The range a worker starts on in the open job, `joined` the threads
+  // counted in before it (the caller first, so 1 .. limit_ - 1). With a
+  // worker for every range (natively, and the wasm build at its full count)
+  // each keeps its own slot's, op after op. The wasm build keeps every worker
+  // it started, more than a smaller setting uses, and whichever are awake
+  // take a job: those start on the ranges in the order they joined, so none
+  // starts on the caller's range. (The slot modulo the job's threads, used
+  // before, put a worker whose slot was a multiple of them there: on 2 threads
+  // of 8, the caller and an even-numbered worker then claimed one cursor's
+  // chunks in turn, and a quarter of each product's rows moved between the
+  // cores from job to job: `glass_wasm_bench.js --jobs` counts them.)
+  int range_of(int slot, int joined) const {
+    return static_cast<int>(workers_.size()) + 1 == limit_ ? slot : joined;
   }
 
   // A job this worker has not looked at yet: its epoch, or 0.
@@ -283,7 +311,7 @@ class Pool {
       // count in first, then make sure the job is still the one seen (only
       // then are its fields this job's) and has room
       const int before = users_.fetch_add(1);
-      if (open_.load() == e && before < limit_) run_chunks(slot);
+      if (open_.load() == e && before < limit_) (void)run_chunks(range_of(slot, before));
       users_.fetch_sub(1);  // the job may be gone after this
     }
   }
@@ -361,23 +389,18 @@ namespace {
 
 bool in_a_chunk() { return Pool::inside(); }  // on any thread, a worker's included
 
-void run_job(int64_t chunks, detail::ChunkFn body, void* ctx) {
+Ran run_job(int64_t chunks, detail::ChunkFn body, void* ctx) {
   State& s = state();
-  if (chunks < 2 || Pool::inside() || s.wanted.load(std::memory_order_relaxed) == 1) {
-    run_serially(chunks, body, ctx);
-    return;
-  }
+  if (chunks < 2 || Pool::inside() || s.wanted.load(std::memory_order_relaxed) == 1)
+    return run_serially(chunks, body, ctx);
   std::unique_lock<std::mutex> lock(s.busy, std::try_to_lock);
-  if (!lock.owns_lock()) {
-    run_serially(chunks, body, ctx);
-    return;
-  }
+  if (!lock.owns_lock()) return run_serially(chunks, body, ctx);
   const int n = s.wanted.load(std::memory_order_relaxed);
   if (!s.pool || s.pool->size() != pool_workers(n) + 1) {
     s.pool.reset();
     s.pool = std::make_unique<Pool>(pool_workers(n));
   }
-  s.pool->run(body, ctx, chunks, n);
+  return s.pool->run(body, ctx, chunks, n);
 }
 
 }  // namespace
@@ -427,7 +450,7 @@ bool in_shared_chunk() { return in_a_chunk(); }
 
 void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
   if (!counting.load(std::memory_order_relaxed) || job_depth > 0 || in_a_chunk()) {
-    run_job(chunks, body, ctx);
+    (void)run_job(chunks, body, ctx);
     return;
   }
   struct Depth {
@@ -435,13 +458,15 @@ void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
     ~Depth() { --job_depth; }
   } depth;
   const auto t0 = std::chrono::steady_clock::now();
-  run_job(chunks, body, ctx);  // a job that throws is not counted
+  const Ran ran = run_job(chunks, body, ctx);  // a job that throws is not counted
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::lock_guard<std::mutex> lock(count_mutex);
   JobCount& c = counts()[chunks];
   c.chunks = chunks;
   ++c.jobs;
   c.seconds += seconds;
+  c.caller_chunks += ran.chunks;
+  c.caller_took += ran.taken;
 }
 
 }  // namespace detail

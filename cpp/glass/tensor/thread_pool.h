@@ -46,6 +46,12 @@ struct JobCount {
   int64_t chunks = 0;
   int64_t jobs = 0;
   double seconds = 0;
+  // of all these jobs' chunks, those the calling thread ran, and of those the
+  // ones from another thread's range (Pool::run_chunks): a worker that comes
+  // late loses its chunks to the caller, and with them the rows it computes
+  // op after op
+  int64_t caller_chunks = 0;
+  int64_t caller_took = 0;
 };
 void count_jobs(bool on);  // on: start again from nothing; off: stop (what was counted stays)
 std::vector<JobCount> counted_jobs();  // by chunks, ascending

@@ -197,6 +197,7 @@ class Pool {
   Ran run(detail::ChunkFn body, void* ctx, int64_t chunks, int limit) {
     const bool spin = limit <= hardware_threads();
     users_.fetch_add(1);  // the caller (a late worker may still be counted in: it leaves at once)
+    joined_.store(1, std::memory_order_relaxed);
     body_ = body;
     ctx_ = ctx;
     limit_ = limit;
@@ -253,19 +254,21 @@ class Pool {
     return ran;
   }
 
-  // The range a worker starts on in the open job, `joined` the threads
-  // counted in before it (the caller first, so 1 .. limit_ - 1). With a
-  // worker for every range (natively, and the wasm build at its full count)
-  // each keeps its own slot's, op after op. The wasm build keeps every worker
-  // it started, more than a smaller setting uses, and whichever are awake
-  // take a job: those start on the ranges in the order they joined, so none
-  // starts on the caller's range. (The slot modulo the job's threads, used
-  // before, put a worker whose slot was a multiple of them there: on 2 threads
-  // of 8, the caller and an even-numbered worker then claimed one cursor's
-  // chunks in turn, and a quarter of each product's rows moved between the
-  // cores from job to job: `glass_wasm_bench.js --jobs` counts them.)
-  int range_of(int slot, int joined) const {
-    return static_cast<int>(workers_.size()) + 1 == limit_ ? slot : joined;
+  // The range a worker starts on in the open job. With a worker for every
+  // range (natively, and the wasm build at its full count) each keeps its own
+  // slot's, op after op. The wasm build keeps every worker it started, more
+  // than a smaller setting uses, and whichever are awake take a job: those
+  // start on ranges 1 .. limit_ - 1 in the order they joined, so none starts on
+  // the caller's range or on another's. (The slot modulo the job's threads,
+  // used before, put a worker whose slot was a multiple of them on the
+  // caller's: on 2 threads of 8, the caller and an even-numbered worker then
+  // claimed one cursor's chunks in turn, and a quarter of each product's rows
+  // moved between the cores from job to job: `glass_wasm_bench.js --jobs`
+  // counts them.) Counted on joined_, not by users_: a late worker of the job
+  // before may still be counted in there, and two would get one number.
+  int range_of(int slot) {
+    if (static_cast<int>(workers_.size()) + 1 == limit_) return slot;
+    return joined_.fetch_add(1, std::memory_order_relaxed);
   }
 
   // A job this worker has not looked at yet: its epoch, or 0.
@@ -311,7 +314,7 @@ class Pool {
       // count in first, then make sure the job is still the one seen (only
       // then are its fields this job's) and has room
       const int before = users_.fetch_add(1);
-      if (open_.load() == e && before < limit_) (void)run_chunks(range_of(slot, before));
+      if (open_.load() == e && before < limit_) (void)run_chunks(range_of(slot));
       users_.fetch_sub(1);  // the job may be gone after this
     }
   }
@@ -337,6 +340,7 @@ class Pool {
   std::vector<Range> ranges_;  // one per thread: [0] the caller's, [k + 1] worker k's
   alignas(64) std::atomic<uint64_t> open_{0};  // the open job's epoch, 0 when none
   alignas(64) std::atomic<int> users_{0};      // threads counted in on the job, the caller included
+  std::atomic<int> joined_{1};  // on users_'s line, which a joining worker has just taken: range_of
   alignas(64) std::mutex mutex_;               // guards error_, and the sleep/wake handshake
   std::condition_variable wake_;
 

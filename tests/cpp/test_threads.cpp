@@ -261,8 +261,8 @@ TEST(Threads, JobsAreCountedByTheirChunks) {
 // thread computes the same rows op after op): the caller on the first range,
 // each worker on another, and no two on one. The threaded wasm build keeps
 // more workers than a smaller setting uses and whichever are awake take a
-// job; an even-numbered one used to start on the caller's range. Here the
-// caller's first chunk waits until every worker has begun one (so none comes
+// job; an even-numbered one used to start on the caller's range. Here every
+// thread's first chunk waits until every worker has begun one (so none comes
 // late and finds its range taken), and the jobs are a few milliseconds apart
 // (the workers fall asleep between them, so different ones take them).
 TEST(Threads, EachWorkerStartsOnARangeOfItsOwn) {

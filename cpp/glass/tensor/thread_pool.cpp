@@ -337,7 +337,7 @@ class Pool {
     std::atomic<int64_t> next{0};  // the range's next unclaimed chunk
     int64_t end = 0;               // one past its last
   };
-  std::vector<Range> ranges_;  // one per thread: [0] the caller's, [k + 1] worker k's
+  std::vector<Range> ranges_;  // one per thread: [0] the caller's, the others the workers' (range_of)
   alignas(64) std::atomic<uint64_t> open_{0};  // the open job's epoch, 0 when none
   alignas(64) std::atomic<int> users_{0};      // threads counted in on the job, the caller included
   std::atomic<int> joined_{1};  // on users_'s line, which a joining worker has just taken: range_of

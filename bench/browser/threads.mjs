@@ -36,6 +36,15 @@
 // from one another by up to a third, so the counts compared within one page
 // say most about the code.
 //
+// Four rounds by default (8 pages), not two: with two pages of a count, one
+// page taken in a slow spell of the host is half that count's runs, and the
+// median lands between the two pages. On a 2-core Zen 5 (2026-12-06), ten
+// runs of two rounds gave 1.48x and 1.57x in the two runs where one 2-thread
+// page fell in such a spell (11.5 ms against 8.3-8.9 in the other pages; in
+// one such page, 5 runs on 2 threads took 15.2 ms against 16.4 on 1: the host
+// had given the two threads one core); six runs of four rounds gave
+// 1.68-1.80x, with one or two such pages in most of them.
+//
 //   npx vite build && node bench/browser/threads.mjs [N] [W] [ROUNDS]
 // Serves dist/ on port 4177 (BENCH_PORT, BENCH_DIST to change).
 import { loadavg } from 'node:os';
@@ -44,7 +53,7 @@ import { cpuName, median, withPreview } from './serve.mjs';
 
 const N = Number(process.argv[2] ?? 10);
 const W = Number(process.argv[3] ?? 3);
-const ROUNDS = Number(process.argv[4] ?? 2);
+const ROUNDS = Number(process.argv[4] ?? 4);
 const SETTLE_MS = 3000;
 const WARM_UP = 60; // runs of forward + backward before the timed ones, on the page's own thread count
 const PORT = Number(process.env.BENCH_PORT ?? 4177);

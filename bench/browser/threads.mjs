@@ -42,8 +42,9 @@
 // runs of two rounds gave 1.48x and 1.57x in the two runs where one 2-thread
 // page fell in such a spell (11.5 ms against 8.3-8.9 in the other pages; in
 // one such page, 5 runs on 2 threads took 15.2 ms against 16.4 on 1: the host
-// had given the two threads one core); six runs of four rounds gave
-// 1.68-1.80x, with one or two such pages in most of them.
+// had given the two threads one core); ten runs of four rounds gave
+// 1.68-1.84x in nine, with one or two such pages in most, and 1.35x in one
+// taken while the host's memory was slow (three 2-thread pages at 11-16 ms).
 //
 //   npx vite build && node bench/browser/threads.mjs [N] [W] [ROUNDS]
 // Serves dist/ on port 4177 (BENCH_PORT, BENCH_DIST to change).

@@ -1,4 +1,14 @@
 // Types of bench/host_check.mjs, for the TypeScript tests that import it.
+/** One loop's figures: per round, the work of `threads` threads together over one thread's. */
+export interface SpeedUps {
+  ratios: number[];
+  median: number;
+  low: number;
+  /** How much one thread's rate moved between rounds: (highest - lowest) / highest. */
+  spread: number;
+  /** One thread's best rate over the rounds, in GFLOP/s for the vector loop. */
+  one: number;
+}
 export interface HostCheck {
   threads: number;
   /** Per round: the work of `threads` threads together over one thread's. */
@@ -7,6 +17,8 @@ export interface HostCheck {
   low: number;
   /** How much one thread's rate moved between rounds: (highest - lowest) / highest. */
   spread: number;
+  /** The same of the loop that fills a core's vector units (absent in a hand-made check). */
+  vector?: SpeedUps;
   /** Nanoseconds per dependent random read over `mb` megabytes (absent in a hand-made check). */
   reads?: { mb: number; ns: number }[];
   /** Nanoseconds for a cache line's round trip between two threads (absent in a hand-made check). */

@@ -8,7 +8,10 @@
 //
 // This check runs the same floating-point loop on one worker thread, then on
 // `threads` at once (started together), and reports how much more work the
-// many did than the one: about `threads` when every core is there; and how
+// many did than the one: about `threads` when every core is there. It does so
+// with two loops: a plain one, which says whether each thread gets its time on
+// a core, and one that fills a core's vector units (vector_loop.mjs), which
+// also says whether each thread has a core's units to itself. It reports how
 // steady one thread's own rate was from round to round; and how long a random
 // read takes over 1 to 8 MB, which shows how much of the shared cache this
 // machine has right now; and how long one cache line takes to go from one
@@ -21,6 +24,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
+import { FLOPS_PER_PASS, vectorLoop } from './vector_loop.mjs';
 
 const WINDOW_MS = 150;
 
@@ -44,6 +48,20 @@ function work(ms) {
     t = performance.now();
   }
   return { rate: n / (t - t0), sink: a + b + c + d };
+}
+
+// The loop that fills the vector units, for ms: floating-point operations per ms.
+function vectorWork(run, ms) {
+  const passes = 10_000;
+  let n = 0, sink = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < ms) {
+    sink += run(passes);
+    n += passes;
+    t = performance.now();
+  }
+  return { rate: (n * FLOPS_PER_PASS) / (t - t0), sink };
 }
 
 // Random reads that each wait for the one before (a pointer chase over one
@@ -99,10 +117,12 @@ if (!isMainThread) {
     bounce(new Int32Array(workerData.cell), false);
     parentPort.postMessage(0);
   } else {
+    const run = workerData.vector ? await vectorLoop() : undefined;
+    parentPort.postMessage('ready');
     // wait at the barrier, so that every worker of a round starts at once
     const flag = new Int32Array(workerData.flag);
     Atomics.wait(flag, 0, 0);
-    parentPort.postMessage(work(workerData.ms).rate);
+    parentPort.postMessage((run ? vectorWork(run, workerData.ms) : work(workerData.ms)).rate);
   }
 }
 
@@ -123,12 +143,13 @@ export async function roundTrip(tries = 3) {
   return best;
 }
 
-/** Total work per millisecond of `count` worker threads run together for ms. */
-async function together(count, ms) {
+/** Total work per millisecond of `count` worker threads run together for ms (the vector loop if `vector`). */
+async function together(count, ms, vector) {
   const flag = new Int32Array(new SharedArrayBuffer(4));
-  const workers = Array.from({ length: count }, () => new Worker(fileURLToPath(import.meta.url), { workerData: { flag: flag.buffer, ms } }));
-  const rates = workers.map((w) => new Promise((res, rej) => (w.once('message', res), w.once('error', rej))));
-  await Promise.all(workers.map((w) => new Promise((res) => w.once('online', res))));
+  const workers = Array.from({ length: count }, () => new Worker(fileURLToPath(import.meta.url), { workerData: { flag: flag.buffer, ms, vector } }));
+  const message = (w) => new Promise((res, rej) => (w.once('message', res), w.once('error', rej)));
+  await Promise.all(workers.map(message)); // each compiled its loop
+  const rates = workers.map(message);
   await new Promise((r) => setTimeout(r, 20));  // each worker reaches its Atomics.wait
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
@@ -138,31 +159,46 @@ async function together(count, ms) {
 }
 
 /**
- * { threads, ratios, median, low, spread }: per round, the work of `threads`
- * threads together over one thread's; and how much one thread's own rate moved
- * between rounds ((highest - lowest) / highest), which a busy host shows too.
+ * Per round, the work of `threads` threads together over one thread's, of one
+ * loop: { ratios, median, low, spread, one }, spread being how much one
+ * thread's own rate moved between rounds ((highest - lowest) / highest), which
+ * a busy host shows too, and one its best rate (in GFLOP/s for the vector
+ * loop: lower than the core's usual when someone else uses its units).
  */
-export async function hostCheck(threads = availableParallelism(), rounds = 3) {
+async function speedUps(threads, rounds, vector) {
   const ratios = [];
   const ones = [];
   for (let r = 0; r < rounds; r++) {
-    const one = await together(1, WINDOW_MS);
-    const many = await together(threads, WINDOW_MS);
+    const one = await together(1, WINDOW_MS, vector);
+    const many = await together(threads, WINDOW_MS, vector);
     ones.push(one);
     ratios.push(many / one);
   }
   const sorted = [...ratios].sort((x, y) => x - y);
   const spread = (Math.max(...ones) - Math.min(...ones)) / Math.max(...ones);
-  const reads = CHASE_MB.map((mb) => ({ mb, ns: chase(mb).ns }));
-  return { threads, ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0], spread, reads, roundTripNs: await roundTrip() };
+  // one thread's best rate: floating-point operations per ns = GFLOP/s (of the vector loop)
+  return { ratios, median: sorted[Math.floor(sorted.length / 2)], low: sorted[0], spread, one: Math.max(...ones) / 1e6 };
 }
 
 /**
- * Whether a check found the cores free: at least 90% of the ideal in its
- * median round, and one thread's rate steady within 15% over the rounds (on
- * this machine it halves at times while the ratio still reads near 2).
+ * { threads, ratios, median, low, spread } of the plain loop, `vector` the
+ * same of the loop that fills the vector units, the random reads and the
+ * round trip.
  */
-export const fullCores = (c) => c.median >= 0.9 * c.threads && c.spread <= 0.15;
+export async function hostCheck(threads = availableParallelism(), rounds = 3) {
+  const plain = await speedUps(threads, rounds, false);
+  const vector = await speedUps(threads, rounds, true);
+  const reads = CHASE_MB.map((mb) => ({ mb, ns: chase(mb).ns }));
+  return { threads, ...plain, vector, reads, roundTripNs: await roundTrip() };
+}
+
+/**
+ * Whether a check found the cores free: for each loop, at least 90% of the
+ * ideal in its median round and one thread's rate steady within 15% over the
+ * rounds (on this machine it halves at times while the ratio still reads
+ * near 2).
+ */
+export const fullCores = (c) => [c, c.vector ?? c].every((l) => l.median >= 0.9 * c.threads && l.spread <= 0.15);
 
 /** One line for a benchmark's output. */
 export function describeHost(c, when) {
@@ -174,7 +210,10 @@ export function describeHost(c, when) {
   // reported, not judged: what a figure taken now had of the cache
   const reads = c.reads === undefined ? '' : `; random reads over ${c.reads.map((r) => r.mb).join(' / ')} MB took ${c.reads.map((r) => r.ns.toFixed(0)).join(' / ')} ns each`;
   const trip = c.roundTripNs === undefined ? '' : `; a cache line went to another thread and back in ${c.roundTripNs.toFixed(0)} ns`;
-  return `host check${when ? ` (${when})` : ''}: ${c.threads} threads of plain arithmetic did ${x(c.median)} the work of 1 (median of ${rounds}, lowest ${x(c.low)}; ideal ${c.threads}x), and 1 thread's rate moved ${Math.round(100 * c.spread)}% between rounds: ${verdict}${reads}${trip}`;
+  const pct = (v) => `${Math.round(100 * v)}%`;
+  const v = c.vector;
+  const units = v === undefined ? '' : `; of multiply-adds that fill a core's vector units, ${x(v.median)} (lowest ${x(v.low)}; 1 thread ${v.one.toFixed(0)} GFLOP/s, moved ${pct(v.spread)})`;
+  return `host check${when ? ` (${when})` : ''}: ${c.threads} threads of plain arithmetic did ${x(c.median)} the work of 1 (median of ${rounds}, lowest ${x(c.low)}; ideal ${c.threads}x), and 1 thread's rate moved ${pct(c.spread)} between rounds${units}: ${verdict}${reads}${trip}`;
 }
 
 if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -29,4 +29,6 @@ export function chase(mb: number): { ns: number; end: number };
 export function roundTrip(tries?: number): Promise<number>;
 export function hostCheck(threads?: number, rounds?: number): Promise<HostCheck>;
 export function fullCores(c: HostCheck): boolean;
+export const FAR_NS: number;
+export function farApart(c: HostCheck): boolean;
 export function describeHost(c: HostCheck, when?: string): string;

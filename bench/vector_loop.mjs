@@ -7,7 +7,7 @@
 // virtual CPUs, or one of ours and someone else's, on one physical core, two
 // threads of this loop do well under twice the work of one.
 //
-// Why twelve: on a 2-core Zen 5 (2026-12-07, Node 20) one thread ran 4 chains
+// Why twelve: on a 2-core Zen 5 (2026-12-06, Node 20) one thread ran 4 chains
 // at 21.8 GFLOP/s, 8 at 41.8 and 12 at 57, about the two multiply and two add
 // units' peak at the core's clock; 14 ran at 30 (V8 ran out of vector
 // registers and spilled). Two threads of 12 chains did 1.97-1.99x one's work.

@@ -30,7 +30,14 @@
 // virtual machine the host at times gives the two cores less than two cores'
 // work, and a 2-thread page timed then gains little whatever the code does.
 // Each page's line carries its check, and the speed-ups are printed over all
-// pages and over the pages taken while each thread had a core of its own.
+// pages, over the pages taken while each thread had a core of its own, and
+// over those of them taken while the two cores were near each other. In nine
+// runs on a 2-core Zen 5 (2026-12-06), 3 of the 4 two-thread pages whose check
+// found the cores far apart (a round trip of 445-504 ns) took 10.7-12.5 ms,
+// and 7 of the 32 found near (143-170 ns) took 10.3-13.4, against 8.2-9.9 for
+// the other 26: the host moves the cores within seconds, so a check before a
+// page misses some spells. Before every page the vector check found each
+// thread a core's units of its own (1.82-1.98x).
 // Each 2-thread page also times forward + backward alternating 1 and 2
 // threads in chunks of 5 runs (glass.model.bench's `threads`): pages differ
 // from one another by up to a third, so the counts compared within one page
@@ -49,7 +56,7 @@
 //   npx vite build && node bench/browser/threads.mjs [N] [W] [ROUNDS]
 // Serves dist/ on port 4177 (BENCH_PORT, BENCH_DIST to change).
 import { loadavg } from 'node:os';
-import { describeHost, fullCores, hostCheck } from '../host_check.mjs';
+import { FAR_NS, describeHost, farApart, fullCores, hostCheck } from '../host_check.mjs';
 import { cpuName, median, withPreview } from './serve.mjs';
 
 const N = Number(process.argv[2] ?? 10);
@@ -122,6 +129,8 @@ async function main() {
   speedUp(pages, `all ${pages.length} pages`);
   const full = pages.filter((p) => fullCores(p.host));
   speedUp(full, `the ${full.length} pages whose host check found a core per thread`);
+  const near = full.filter((p) => !farApart(p.host));
+  speedUp(near, `the ${near.length} of those whose two cores were near (a round trip under ${FAR_NS} ns)`);
   // the same page alternating 1 and 2 threads: both counts see the same host, page and compiled code
   const chunks = pages.flatMap((p) => p.alternating ?? []);
   const on = (t) => chunks.filter((c) => c.threads === t);

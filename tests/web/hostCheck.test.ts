@@ -3,7 +3,7 @@
 // the random reads and the round trip between two threads included; and the
 // loop that fills the vector units, against the same arithmetic in JavaScript.
 import { describe, expect, test } from 'vitest';
-import { chase, chaseBuffer, describeHost, fullCores, hostCheck, roundTrip } from '../../bench/host_check.mjs';
+import { FAR_NS, chase, chaseBuffer, describeHost, farApart, fullCores, hostCheck, roundTrip } from '../../bench/host_check.mjs';
 import { ADD, CHAINS, FLOPS_PER_PASS, MUL, START, vectorLoop, vectorLoopBytes } from '../../bench/vector_loop.mjs';
 
 const loop = (ratios: number[], spread = 0.02) => {
@@ -48,6 +48,15 @@ describe('host check', () => {
       "host check: 2 threads of plain arithmetic did 1.97x the work of 1 (median of 3 rounds, lowest 1.95x; ideal 2x), and 1 thread's rate moved 2% between rounds; of multiply-adds that fill a core's vector units, 1.25x (lowest 1.16x; 1 thread 57 GFLOP/s, moved 1%): these cores are shared right now (by the host, or by another program here): thread speed-ups measured in this state understate the code",
     );
     expect(describeHost(check(2, [1.02]))).toMatch(/^host check: 2 threads .* did 1\.02x the work of 1 \(median of 1 round, .*: these cores are shared right now/);
+  });
+
+  test('far apart: a round trip of FAR_NS or more; a check without one is not', () => {
+    expect(FAR_NS).toBe(300);
+    expect(farApart({ ...check(2, [1.9]), roundTripNs: 504 })).toBe(true);
+    expect(farApart({ ...check(2, [1.9]), roundTripNs: 300 })).toBe(true);
+    expect(farApart({ ...check(2, [1.9]), roundTripNs: 299 })).toBe(false);
+    expect(farApart({ ...check(2, [1.9]), roundTripNs: 152 })).toBe(false);
+    expect(farApart(check(2, [1.9]))).toBe(false);
   });
 
   test('a real run: one ratio per round, each a positive finite number', async () => {

@@ -72,8 +72,9 @@ export function RowNorm() {
                 </td>
               ))}
               <td class="num" data-testid={`row-${i}-r`}>{result ? fmt(result.r[i], 4) : "…"}</td>
+              {/* no value until the core's result is in: a placeholder 0 would read as an output */}
               {(result?.output[i] ?? [0, 0, 0, 0]).map((v, j) => (
-                <td key={j} class="num out" data-testid={`row-${i}-y-${j}`} data-value={String(v)}>
+                <td key={j} class="num out" data-testid={`row-${i}-y-${j}`} data-value={result ? String(v) : undefined}>
                   {result ? fmt(v, 4) : "…"}
                 </td>
               ))}

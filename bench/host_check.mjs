@@ -203,10 +203,11 @@ export const fullCores = (c) => [c, c.vector ?? c].every((l) => l.median >= 0.9 
 /**
  * Whether the check found the two threads' cores far apart: a cache line's
  * round trip of 300 ns or more. Seen from JavaScript on this project's
- * machines, 130-190 ns near and 400-560 ns far; far, a 2-thread page's
- * forward + backward on 128 bytes took 10.7-12.5 ms against 8.2-9.4
- * (2026-12-06, Zen 5), since its every op hands data from one core to the
- * other. Reported, not part of the verdict: each thread still has a core.
+ * machines, 130-190 ns near and 400-560 ns far. Three of four 2-thread pages
+ * checked far took 10.7-12.5 ms for forward + backward on 128 bytes, where
+ * 25 of 32 checked near took 8.2-9.9 (2026-12-06, Zen 5): every op hands data
+ * from one core to the other. Reported, not part of the verdict: each thread
+ * still has a core.
  */
 export const FAR_NS = 300;
 export const farApart = (c) => c.roundTripNs !== undefined && c.roundTripNs >= FAR_NS;

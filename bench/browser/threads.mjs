@@ -33,7 +33,7 @@
 // pages, over the pages taken while each thread had a core of its own, and
 // over those of them taken while the two cores were near each other. In nine
 // runs on a 2-core Zen 5 (2026-12-06), 3 of the 4 two-thread pages whose check
-// found the cores far apart (a round trip of 445-504 ns) took 10.7-12.5 ms,
+// found the cores far apart (a round trip of 470-504 ns) took 10.7-12.5 ms,
 // and 7 of the 32 found near (143-170 ns) took 10.3-13.4, against 8.2-9.9 for
 // the other 26: the host moves the cores within seconds, so a check before a
 // page misses some spells. Before every page the vector check found each

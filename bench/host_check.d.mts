@@ -9,14 +9,9 @@ export interface SpeedUps {
   /** One thread's best rate over the rounds, in GFLOP/s for the vector loop. */
   one: number;
 }
-export interface HostCheck {
+/** The plain loop's figures (SpeedUps), and the rest of the check. */
+export interface HostCheck extends SpeedUps {
   threads: number;
-  /** Per round: the work of `threads` threads together over one thread's. */
-  ratios: number[];
-  median: number;
-  low: number;
-  /** How much one thread's rate moved between rounds: (highest - lowest) / highest. */
-  spread: number;
   /** The same of the loop that fills a core's vector units (absent in a hand-made check). */
   vector?: SpeedUps;
   /** Nanoseconds per dependent random read over `mb` megabytes (absent in a hand-made check). */

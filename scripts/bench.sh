@@ -25,7 +25,7 @@ if compgen -G "bench/wasm/*.cpp" >/dev/null; then
   cores=$(nproc)
   ((cores <= 8)) || cores=8
   say "bench: the threaded wasm build under node (build/wasm-threads/glass_wasm_bench.js, simd128), 1 and $cores threads"
-  # --jobs: each size of the pool's jobs on 1 and on $cores threads, and the serial rest
+  # --jobs: the pool's jobs by size and by kernel on 1 and on $cores threads, and the serial rest
   for n in 1 "$cores"; do node --no-experimental-fetch build/wasm-threads/glass_wasm_bench.js --threads "$n" --model-only --jobs; done
 else
   say "bench: no wasm benchmarks yet (bench/wasm/*.cpp)"

@@ -6,7 +6,7 @@
 // a browser around it: scripts/bench.sh runs the model rows on 1 thread and on
 // every core, the core's own thread scaling beside the page's (bench/browser).
 // --jobs: then where forward + backward spends its time: the pool's jobs by
-// their chunks (glass::count_jobs), and the serial rest. Run on 1 and on N
+// their chunks (glass::count_jobs) and by kernel, and the serial rest. Run on 1 and on N
 // threads, it says which kernels gain from the threads and how much of a run
 // no thread count shortens.
 #include <algorithm>
@@ -15,10 +15,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "glass/glass.h"
 #include "glass/nn/model.h"
+#include "glass/tensor/kernel_name.h"
 #include "glass/tensor/thread_pool.h"
 
 namespace {
@@ -91,6 +94,29 @@ void report_jobs(const char* name, const std::function<void()>& run, int reps) {
   }
   std::printf("  in the pool's jobs %.3f ms, outside them (serial) %.3f ms, of %.3f ms per run\n", in_jobs,
               total_ms - in_jobs, total_ms);
+  // the same jobs by kernel, most time first, each with the serial time just
+  // before its jobs: when the host puts the two cores far apart, these say
+  // which kernels pay for data the other core wrote
+  // (one op may have several: a path for each layout, each its own type of
+  // body; they are added up under the op's name)
+  std::vector<std::pair<std::string, JobCount>> named;
+  for (const JobCount& c : counted_kernels()) {
+    const std::string name = kernel_name(c.kernel);
+    auto same = std::find_if(named.begin(), named.end(), [&](const auto& n) { return n.first == name; });
+    if (same == named.end()) {
+      named.emplace_back(name, c);
+      continue;
+    }
+    same->second.chunks = std::max(same->second.chunks, c.chunks);
+    same->second.jobs += c.jobs;
+    same->second.seconds += c.seconds;
+    same->second.serial_before += c.serial_before;
+  }
+  std::stable_sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+  std::printf("  by kernel, per run: jobs (the most chunks of one), time in them, serial time just before them:\n");
+  for (const auto& [name, c] : named)
+    std::printf("    %-50s %6.1f (%3lld) %8.3f ms %8.3f ms\n", name.c_str(), static_cast<double>(c.jobs) / reps,
+                static_cast<long long>(c.chunks), c.seconds * 1e3 / reps, c.serial_before * 1e3 / reps);
   if (max_threads() == 1)
     std::printf("  (a build without threads: its matrix products skip the pool, so they count as outside it)\n");
 }

@@ -23,6 +23,7 @@
 #include "glass/nn/model.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/fused/fused.h"
+#include "glass/tensor/kernel_name.h"
 #include "glass/tensor/ops.h"
 #include "glass/tensor/random.h"
 #include "glass/tensor/thread_pool.h"
@@ -255,6 +256,67 @@ TEST(Threads, JobsAreCountedByTheirChunks) {
     EXPECT_TRUE(counted_jobs().empty()) << n << " threads";
     count_jobs(false);
   }
+}
+
+// A helper whose parallel_for body names it, for the counts by kernel below.
+void named_helper_kernel(int64_t chunks) { detail::parallel_for(chunks, [](int64_t) {}); }
+
+// The same jobs by kernel (counted_kernels): each parallel_for in the source
+// once however often it runs, named by the function it was written in, with
+// the serial time before its jobs; the op's own name, not the pool's helpers.
+TEST(Threads, JobsAreCountedByKernel) {
+  Generator gen(5);
+  const Tensor a = Tensor::randn({128, 128}, gen).set_requires_grad();  // 2 chunks of 2^13 elements
+  const Tensor b = Tensor::randn({128, 128}, gen);
+  for (int n : kCounts) {
+    if (n > max_threads()) continue;
+    Threads t(n);
+    count_jobs(true);
+    for (int i = 0; i < 3; ++i) named_helper_kernel(5);
+    named_helper_kernel(4);
+    sum(square(a) * b).backward();
+    count_jobs(false);
+    const std::vector<JobCount> kernels = counted_kernels();
+    auto find = [&](const std::string& name) -> const JobCount* {  // by the name, or its start ending in "("
+      for (const JobCount& c : kernels) {
+        const std::string k = kernel_name(c.kernel);
+        if (k == name || (name.back() == '(' && k.rfind(name, 0) == 0)) return &c;
+      }
+      return nullptr;
+    };
+    const JobCount* helper = find("named_helper_kernel(");  // (long), or (long long) in wasm
+    ASSERT_NE(helper, nullptr) << n << " threads";
+    EXPECT_EQ(helper->jobs, 4) << n << " threads";
+    EXPECT_EQ(helper->chunks, 5) << n << " threads: the most chunks of one job";
+    EXPECT_GE(helper->serial_before, 0.0);
+    const JobCount* mul = find("mul(Tensor, Tensor)");
+    ASSERT_NE(mul, nullptr) << n << " threads";
+    EXPECT_EQ(mul->chunks, 2) << n << " threads";
+    EXPECT_NE(find("square(Tensor)"), nullptr) << n << " threads";
+    EXPECT_NE(find("square(Tensor) backward"), nullptr) << n << " threads";
+    for (const JobCount& c : kernels) {
+      EXPECT_NE(c.kernel, nullptr);
+      for (const char* helper_name : {"parallel_for", "parallel_ranges", "over_elements", "binary_map"})
+        EXPECT_EQ(kernel_name(c.kernel).find(helper_name), std::string::npos) << kernel_name(c.kernel);
+    }
+    // most time first, and the same jobs as counted_jobs()
+    for (std::size_t i = 1; i < kernels.size(); ++i) EXPECT_GE(kernels[i - 1].seconds, kernels[i].seconds);
+    int64_t by_kernel = 0, by_chunks = 0;
+    for (const JobCount& c : kernels) by_kernel += c.jobs;
+    for (const JobCount& c : counted_jobs()) by_chunks += c.jobs;
+    EXPECT_EQ(by_kernel, by_chunks) << n << " threads";
+    count_jobs(true);
+    EXPECT_TRUE(counted_kernels().empty()) << n << " threads";
+    count_jobs(false);
+  }
+}
+
+// A kernel's name for what it is given: garbage comes back as it was, nothing as "(unnamed)".
+TEST(Threads, KernelNamesOfAnything) {
+  EXPECT_EQ(kernel_name(nullptr), "(unnamed)");
+  EXPECT_EQ(kernel_name("not a mangled name"), "not a mangled name");
+  EXPECT_EQ(kernel_name(""), "");
+  EXPECT_EQ(kernel_name("_Z"), "_Z");
 }
 
 // Each thread of a job starts on a range of chunks of its own (so the same

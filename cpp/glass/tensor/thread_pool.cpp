@@ -1,5 +1,6 @@
 #include "glass/tensor/thread_pool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -415,18 +416,30 @@ Ran run_job(int64_t chunks, detail::ChunkFn body, void* ctx) {
 namespace {
 
 std::atomic<bool> counting{false};
-std::mutex count_mutex;                   // guards counts() (a second thread may run jobs too)
+std::mutex count_mutex;                   // guards counts() and by_kernel() (a second thread may run jobs too)
 std::map<int64_t, JobCount>& counts() {  // by chunks
   static std::map<int64_t, JobCount> m;
   return m;
 }
+// By kernel: keyed on the name's address, cheaper than comparing names; the
+// linker keeps one copy of a type's name, and a reader that finds two entries
+// of one name adds them up (bench_core.cpp).
+std::map<const char*, JobCount>& by_kernel() {
+  static std::map<const char*, JobCount> m;
+  return m;
+}
+std::chrono::steady_clock::time_point last_job_end;  // of the counted jobs (under count_mutex)
 thread_local int job_depth = 0;  // a kernel inside another's chunk is part of that job, not one of its own
 
 }  // namespace
 
 void count_jobs(bool on) {
   std::lock_guard<std::mutex> lock(count_mutex);
-  if (on) counts().clear();
+  if (on) {
+    counts().clear();
+    by_kernel().clear();
+    last_job_end = std::chrono::steady_clock::now();
+  }
   counting.store(on, std::memory_order_relaxed);
 }
 
@@ -434,6 +447,14 @@ std::vector<JobCount> counted_jobs() {
   std::lock_guard<std::mutex> lock(count_mutex);
   std::vector<JobCount> out;
   for (const auto& [chunks, c] : counts()) out.push_back(c);
+  return out;
+}
+
+std::vector<JobCount> counted_kernels() {
+  std::lock_guard<std::mutex> lock(count_mutex);
+  std::vector<JobCount> out;
+  for (const auto& [name, c] : by_kernel()) out.push_back(c);
+  std::stable_sort(out.begin(), out.end(), [](const JobCount& a, const JobCount& b) { return a.seconds > b.seconds; });
   return out;
 }
 
@@ -452,7 +473,7 @@ void wait_turn(const std::atomic<int64_t>& done, int64_t turn) {
 
 bool in_shared_chunk() { return in_a_chunk(); }
 
-void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
+void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx, const char* kernel) {
   if (!counting.load(std::memory_order_relaxed) || job_depth > 0 || in_a_chunk()) {
     (void)run_job(chunks, body, ctx);
     return;
@@ -463,14 +484,20 @@ void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx) {
   } depth;
   const auto t0 = std::chrono::steady_clock::now();
   const Ran ran = run_job(chunks, body, ctx);  // a job that throws is not counted
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto t1 = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(t1 - t0).count();
   std::lock_guard<std::mutex> lock(count_mutex);
-  JobCount& c = counts()[chunks];
-  c.chunks = chunks;
-  ++c.jobs;
-  c.seconds += seconds;
-  c.caller_chunks += ran.chunks;
-  c.caller_took += ran.taken;
+  const double before = std::max(0.0, std::chrono::duration<double>(t0 - last_job_end).count());
+  last_job_end = t1;
+  for (JobCount* c : {&counts()[chunks], &by_kernel()[kernel]}) {
+    c->chunks = std::max(c->chunks, chunks);
+    ++c->jobs;
+    c->seconds += seconds;
+    c->caller_chunks += ran.chunks;
+    c->caller_took += ran.taken;
+    c->serial_before += before;
+  }
+  by_kernel()[kernel].kernel = kernel;
 }
 
 }  // namespace detail

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 namespace glass {
@@ -43,7 +44,7 @@ int hardware_threads();
 // is the serial part that no thread count speeds up. Off, counting costs one
 // relaxed load per parallel_for.
 struct JobCount {
-  int64_t chunks = 0;
+  int64_t chunks = 0;  // by kernel: the most chunks one of its jobs had
   int64_t jobs = 0;
   double seconds = 0;
   // of all these jobs' chunks, those the calling thread ran, and of those the
@@ -52,9 +53,17 @@ struct JobCount {
   // op after op
   int64_t caller_chunks = 0;
   int64_t caller_took = 0;
+  // the calling thread's time outside the pool just before each of these jobs
+  // (since the counted job before it ended, or counting began): serial work,
+  // which reads what the workers wrote as well
+  double serial_before = 0;
+  // by kernel: the mangled name of the parallel_for's body type, which names
+  // the function it was written in (kernel_name.h makes it readable)
+  const char* kernel = nullptr;
 };
 void count_jobs(bool on);  // on: start again from nothing; off: stop (what was counted stays)
-std::vector<JobCount> counted_jobs();  // by chunks, ascending
+std::vector<JobCount> counted_jobs();     // by chunks, ascending
+std::vector<JobCount> counted_kernels();  // by kernel (each parallel_for in the source), most time first
 
 }  // namespace glass
 
@@ -89,7 +98,8 @@ inline int64_t grain_rows(int64_t len) { return std::max<int64_t>(1, kGrainEleme
 // kernel that calls a kernel), or while another thread's parallel_for holds
 // the pool.
 using ChunkFn = void (*)(void* ctx, int64_t chunk);
-void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx);
+// `kernel`: what counted_kernels() files the job under (a type's mangled name).
+void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx, const char* kernel);
 
 // This thread is running a chunk that the pool handed out (a worker's, or the
 // caller's own while it shares a job): false where chunks run serially. For
@@ -101,7 +111,7 @@ template <class F> void parallel_for(int64_t chunks, F&& body) {
   using Body = std::remove_reference_t<F>;
   parallel_for_chunks(
       chunks, [](void* ctx, int64_t i) { (*static_cast<Body*>(ctx))(i); },
-      const_cast<void*>(static_cast<const void*>(&body)));
+      const_cast<void*>(static_cast<const void*>(&body)), typeid(Body).name());
 }
 
 // Returns once `done` holds `turn` (another chunk of the same job stores it):

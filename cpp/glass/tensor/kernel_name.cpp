@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace glass {
@@ -13,9 +14,9 @@ namespace glass {
 namespace {
 
 // The pool's helpers and the shapes of code that wrap a kernel, never the kernel.
-constexpr std::array<std::string_view, 12> kWrappers = {
-    "parallel_for", "parallel_ranges", "over_elements", "parallel_rows", "for_each_line", "binary_map",
-    "unary_map",    "dispatch",        "operator",      "lambda",        "visit",         "invoke"};
+constexpr std::array<std::string_view, 9> kWrappers = {"parallel_for", "parallel_ranges", "over_elements",
+                                                        "for_each_line", "binary_map",      "unary_map",
+                                                        "dispatch",      "operator",        "lambda"};
 
 bool is_wrapper(std::string_view name) {
   for (std::string_view w : kWrappers)

@@ -103,14 +103,10 @@ void report_jobs(const char* name, const std::function<void()>& run, int reps) {
   for (const JobCount& c : counted_kernels()) {
     const std::string name = kernel_name(c.kernel);
     auto same = std::find_if(named.begin(), named.end(), [&](const auto& n) { return n.first == name; });
-    if (same == named.end()) {
+    if (same == named.end())
       named.emplace_back(name, c);
-      continue;
-    }
-    same->second.chunks = std::max(same->second.chunks, c.chunks);
-    same->second.jobs += c.jobs;
-    same->second.seconds += c.seconds;
-    same->second.serial_before += c.serial_before;
+    else
+      same->second.add(c);
   }
   std::stable_sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
   std::printf("  by kernel, per run: jobs (the most chunks of one), time in them, serial time just before them:\n");

@@ -489,15 +489,10 @@ void parallel_for_chunks(int64_t chunks, ChunkFn body, void* ctx, const char* ke
   std::lock_guard<std::mutex> lock(count_mutex);
   const double before = std::max(0.0, std::chrono::duration<double>(t0 - last_job_end).count());
   last_job_end = t1;
-  for (JobCount* c : {&counts()[chunks], &by_kernel()[kernel]}) {
-    c->chunks = std::max(c->chunks, chunks);
-    ++c->jobs;
-    c->seconds += seconds;
-    c->caller_chunks += ran.chunks;
-    c->caller_took += ran.taken;
-    c->serial_before += before;
-  }
-  by_kernel()[kernel].kernel = kernel;
+  JobCount job{chunks, 1, seconds, ran.chunks, ran.taken, before, nullptr};
+  counts()[chunks].add(job);  // by size: no one kernel's name
+  job.kernel = kernel;
+  by_kernel()[kernel].add(job);
 }
 
 }  // namespace detail

@@ -60,6 +60,18 @@ struct JobCount {
   // by kernel: the mangled name of the parallel_for's body type, which names
   // the function it was written in (kernel_name.h makes it readable)
   const char* kernel = nullptr;
+
+  // These jobs and o's as one count (the pool adds each job this way; a
+  // reader may add up kernels of one name)
+  void add(const JobCount& o) {
+    chunks = std::max(chunks, o.chunks);
+    jobs += o.jobs;
+    seconds += o.seconds;
+    caller_chunks += o.caller_chunks;
+    caller_took += o.caller_took;
+    serial_before += o.serial_before;
+    if (kernel == nullptr) kernel = o.kernel;
+  }
 };
 void count_jobs(bool on);  // on: start again from nothing; off: stop (what was counted stays)
 std::vector<JobCount> counted_jobs();     // by chunks, ascending

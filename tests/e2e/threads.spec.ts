@@ -62,3 +62,33 @@ test('1, 2 and 3 threads and the single-threaded build give the same bits: the i
   // the comparison can fail: another seed's run differs
   expect(differences(one, { ...one, losses: one.losses.map((l, i) => (i === 19 ? l + 2 ** -20 : l)) })).toHaveLength(1);
 });
+
+test('runs that train at the same time share the threads: half each while both train, all of them for a run alone', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('./');
+  await page.waitForFunction(() => 'glass' in globalThis);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const tiny = { blocks: 2, d: 32, heads: 2, ctx: 32 };
+  const text = Array.from({ length: 80 }, (_, i) => `In the beginning ${i} God created the heaven and the earth. `).join('');
+  const r = await page.evaluate(
+    async ({ tiny, text }) => {
+      const g = (globalThis as any).glass;
+      const alone = await g.train.run({ text, config: tiny, steps: 80, batch: 4 });
+      // the long run starts first; the short one trains beside it, then the long one trains alone again
+      const [long, short] = await Promise.all([
+        g.train.run({ text, config: { ...tiny, blocks: 4 }, steps: 400, batch: 8 }),
+        g.train.run({ text, config: tiny, steps: 80, batch: 4 }),
+      ]);
+      return { alone: alone.threads, long: long.threads, short: short.threads, shortLosses: short.losses, aloneLosses: alone.losses };
+    },
+    { tiny, text },
+  );
+  const first = Math.ceil(cores / 2), second = Math.max(1, Math.floor(cores / 2));
+  expect(r.alone).toEqual(Array(80).fill(cores));
+  expect(r.short).toEqual(Array(80).fill(second));
+  // the long one trained on its share beside the short one (after its first slice of steps, begun before it
+  // read its new share), then, once the short one ended, on all of them again
+  expect(r.long).toContain(first);
+  expect(r.long.at(-1)).toBe(cores);
+  expect(r.shortLosses).toEqual(r.aloneLosses); // the share changes the time, never a number
+});

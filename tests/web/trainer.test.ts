@@ -341,6 +341,11 @@ describe('the trainer worker loop (worker/trainer/runner.ts)', () => {
     expect(lastError()).toMatch(/^the pasted text has a broken character/);
     await h.runner.receive({ type: 'save' });
     expect(lastError()).toBe('no run has started yet');
+    // a share of threads is taken at any time, up to what the core has (1 in this build): no error
+    const before = h.events.length;
+    await h.runner.receive({ type: 'threads', n: 4 });
+    expect(glass.threads()).toBe(Math.min(4, glass.maxThreads()));
+    expect(h.events).toHaveLength(before);
     expect(h.events.every((e) => e.type === 'error' && !e.fatal)).toBe(true);
   });
 });
@@ -423,6 +428,7 @@ describe('glass.train.run (app/consoleTrain.ts)', () => {
     const r = await consoleTrainRun({ text: TEXT, config: small, steps: 5, batch: 4, lr: 3e-3, seed: 2 }, () => inThreadWorker(), 'http://site/');
     expect(r.losses).toHaveLength(5);
     expect(r.gradNorms).toHaveLength(5);
+    expect(r.threads).toEqual([1, 1, 1, 1, 1]); // this core is the single-threaded build: every share is 1
     expect(r.gradNorms.every((g) => g.length === 2 && g.every((x) => x > 0))).toBe(true);
     expect(r.diverged).toBeUndefined();
     // the same as the session with the Train view's defaults for what was left out

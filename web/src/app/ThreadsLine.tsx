@@ -1,15 +1,10 @@
 // One small line at the foot of the page: which build of the core runs and on
 // how many threads (as the core worker reported it when it loaded), opening to
 // say why and to choose fewer threads (threadSetting.ts).
-import { chooseThreads, chosen, coreThreads } from './threadSetting';
+import { chooseThreads, chosen, coreThreads, machineCores } from './threadSetting';
 import './ThreadsLine.css';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-function cores(): number {
-  const n = navigator.hardwareConcurrency;
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-}
 
 export function ThreadsLine() {
   const core = coreThreads.value;
@@ -24,7 +19,7 @@ export function ThreadsLine() {
           <p>
             This page is cross-origin isolated, so your browser lets it share memory between workers. The core splits its big
             matrix products, attention and the other large operations into fixed pieces and computes them on {plural(core.threads, 'thread')}{' '}
-            (your device reports {plural(cores(), 'core')}). Any number of threads gives the same numbers, bit for bit: the pieces
+            (your device reports {plural(machineCores(), 'core')}). Any number of threads gives the same numbers, bit for bit: the pieces
             never depend on how many threads there are.
           </p>
           <ThreadChoice choice={choice} />
@@ -47,7 +42,7 @@ export function ThreadsLine() {
 }
 
 function ThreadChoice({ choice }: { choice: number | null }) {
-  const n = cores();
+  const n = machineCores();
   const options = Array.from({ length: n }, (_, i) => i + 1);
   return (
     <p class="threads-choice">
@@ -70,8 +65,8 @@ function ThreadChoice({ choice }: { choice: number | null }) {
         </select>
       </label>{' '}
       <span class="threads-note">
-        Fewer threads leave cores free for other work. Each new training run in the Train view uses the choice at once; the
-        inspector, the lessons and the lab use it after you{' '}
+        Fewer threads leave cores free for other work. Each new training run in the Train view uses the choice at once (two
+        runs training together share it, half each); the inspector, the lessons and the lab use it after you{' '}
         <button type="button" class="threads-reload" onClick={() => location.reload()}>
           reload the page
         </button>

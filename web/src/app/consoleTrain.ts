@@ -34,6 +34,8 @@ export interface ConsoleTrainResult {
   residRms: number[][];
   /** Per step, its time in the core (forward, backward, clipping, AdamW), in seconds. */
   seconds: number[];
+  /** Per step, the threads it computed on: all of them, or a share while other runs train too. */
+  threads: number[];
   /** Set when a step's loss or gradient was not finite: the run stopped before it. */
   diverged?: { step: number; what: string; message: string };
 }
@@ -100,6 +102,7 @@ export function consoleTrainRun(options: ConsoleTrainOptions = {}, spawn?: () =>
       valLoss,
       residRms: reports.map((r) => r.residRms),
       seconds: reports.map((r) => r.seconds),
+      threads: reports.map((r) => r.threads ?? 1),
     });
     client.on((event) => {
       switch (event.type) {

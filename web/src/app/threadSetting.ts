@@ -38,6 +38,12 @@ export function chooseThreads(n: number | null): void {
   chosen.value = chosenThreads();
 }
 
+/** The machine's cores as the browser reports them (at least 1). */
+export function machineCores(): number {
+  const n = typeof navigator === 'object' ? navigator.hardwareConcurrency : 1;
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
 /** The choice as the page shows it (chosenThreads, kept in step). */
 export const chosen = signal<number | null>(chosenThreads());
 

@@ -3,7 +3,9 @@
 // every event it receives and hands it to the listeners. A worker that dies
 // (an error event, an unreadable message, a wasm trap) is reported as a fatal
 // 'error' event and replaced by a fresh one; the run itself is gone, but its
-// last kept checkpoint can be resumed with resumeSaved(runName).
+// last kept checkpoint can be resumed with resumeSaved(runName). While its
+// run trains, it counts in the page's share of threads (threadShare.ts) and
+// tells its worker the share whenever that changes.
 //
 //   const run = new TrainClient();                  // spawns a worker
 //   run.on((e) => { if (e.type === 'step') plot(e.report); });
@@ -14,6 +16,7 @@ import type { RunSpec, TrainCommand, TrainEvent } from '../protocol/train';
 import { checkTrainEvent } from '../protocol/trainCheck';
 import { errorData } from '../protocol/base';
 import { workerName } from './threadSetting';
+import { trainingThreads, type ShareMember, type ThreadShare } from './threadShare';
 
 /** After this many restarts within RESTART_WINDOW_MS the client gives up. */
 const MAX_RESTARTS = 3;
@@ -37,8 +40,12 @@ export function withSiteUrls(spec: RunSpec, base: string): RunSpec {
   return { ...spec, data, init };
 }
 
-export class TrainClient {
+export class TrainClient implements ShareMember {
   private worker: WorkerLike;
+  /** Whether the run trains, as far as the page knows: from a start (or resume) sent until the worker ends it. */
+  private training: 'no' | 'asked' | 'yes' = 'no';
+  /** The share last sent to this worker (undefined: none yet, a fresh worker runs on all its threads). */
+  private sentShare: number | undefined;
   private readonly listeners = new Set<TrainListener>();
   private disposed = false;
   private restartTimes: number[] = [];
@@ -51,6 +58,8 @@ export class TrainClient {
     private readonly spawn: () => WorkerLike = spawnTrainerWorker,
     /** The page's address, to resolve the shipped files against (default: document.baseURI). */
     private readonly base: string = typeof document === 'undefined' ? '' : document.baseURI,
+    /** The runs this one shares threads with (default: every run of the page). */
+    private readonly share: ThreadShare = trainingThreads,
   ) {
     this.worker = this.startWorker();
   }
@@ -67,16 +76,19 @@ export class TrainClient {
     const transfer: Transferable[] = [];
     if (full.data.kind === 'file') transfer.push(full.data.bytes);
     if (full.init.kind === 'weights') transfer.push(full.init.bytes);
+    this.asked();
     this.send({ type: 'start', spec: full }, transfer);
   }
   /** Continues a run kept in IndexedDB (common/trainStore.ts lists them). */
   resumeSaved(key: string): void {
+    this.asked();
     this.send({ type: 'resume-saved', key });
   }
   pause(): void {
     this.send({ type: 'pause' });
   }
   resume(): void {
+    if (this.training === 'no') this.asked();
     this.send({ type: 'resume' });
   }
   stop(): void {
@@ -91,11 +103,59 @@ export class TrainClient {
     this.disposed = true;
     this.listeners.clear();
     this.worker.terminate();
+    this.trains('no');
+  }
+
+  /** ShareMember: the threads this run may compute on while the others train. */
+  setShare(threads: number): void {
+    if (this.disposed || threads === this.sentShare) return;
+    this.sentShare = threads;
+    this.worker.postMessage({ type: 'threads', n: threads } satisfies TrainCommand);
+  }
+
+  /**
+   * A run is asked to train: it counts in the share from now, and its worker hears
+   * its share before the command, so the run's first step already computes on it
+   * (a small run's steps may all fit in its first slice, before another message is read).
+   */
+  private asked(): void {
+    this.alive();
+    this.trains('asked');
+  }
+
+  private trains(state: 'no' | 'asked' | 'yes'): void {
+    this.training = state;
+    if (state === 'no') this.share.leave(this);
+    else this.share.join(this);
+  }
+
+  /** What an event says about whether the run trains. */
+  private follow(event: TrainEvent): void {
+    switch (event.type) {
+      case 'started':
+      case 'resumed':
+      case 'step':
+        this.trains('yes');
+        return;
+      case 'paused':
+      case 'stopped':
+      case 'diverged':
+        this.trains('no');
+        return;
+      case 'error':
+        // a fatal one ends the worker; otherwise only a start that was refused ends what was asked
+        if (event.fatal || this.training === 'asked') this.trains('no');
+        return;
+    }
   }
 
   private send(command: TrainCommand, transfer: Transferable[] = []): void {
-    if (this.disposed) throw new Error('this training run was closed');
+    this.alive();
     this.worker.postMessage(command, transfer);
+  }
+
+  private alive(): void {
+    if (this.disposed) throw new Error('this training run was closed');
   }
 
   private emit(event: TrainEvent): void {
@@ -113,6 +173,7 @@ export class TrainClient {
 
   private startWorker(): WorkerLike {
     this.ready = false;
+    this.sentShare = undefined;
     const worker = this.spawn();
     worker.onmessage = (event: MessageEvent) => this.receive(worker, event.data);
     worker.onerror = (event: ErrorEvent) => {
@@ -133,6 +194,7 @@ export class TrainClient {
       return;
     }
     if (event.type === 'ready') this.ready = true;
+    this.follow(event);
     this.emit(event);
     if (event.type === 'error' && event.fatal) this.replace(worker);
   }
@@ -146,6 +208,7 @@ export class TrainClient {
   private replace(worker: WorkerLike): void {
     if (worker !== this.worker || this.disposed) return;
     worker.terminate();
+    this.trains('no'); // the run went with its worker
     const now = Date.now();
     this.restartTimes = this.restartTimes.filter((t) => now - t < RESTART_WINDOW_MS).concat(now);
     if (this.restartTimes.length > MAX_RESTARTS) {

@@ -1,7 +1,7 @@
 // The training protocol: what the page and a trainer worker say to each other
 // (worker side: web/src/worker/trainer/). Each run (A or B) has a worker of its
-// own with a core of its own, so two runs train at once on two cores and the
-// lab, lessons and inspector (the core worker) stay responsive. Unlike the core
+// own, so two runs train at once, sharing the threads (app/threadShare.ts), and
+// the lab, lessons and inspector (the core worker) stay responsive. Unlike the core
 // worker's request/response table (api.ts), a run is a stream: the page sends
 // commands, the worker sends events as steps finish.
 //
@@ -88,7 +88,13 @@ export type TrainCommand =
   | { type: 'resume' }
   | { type: 'stop' }
   /** Ask for the weights as a .safetensors file (config in its metadata). */
-  | { type: 'save' };
+  | { type: 'save' }
+  /**
+   * Compute on n threads (at most what the worker's core has) from the next slice of steps: the worker reads
+   * commands between slices of about 50 ms. The page's share of the machine for this run while others train
+   * too (app/threadShare.ts). Accepted at any time, even before a run.
+   */
+  | { type: 'threads'; n: number };
 
 /** After each step. */
 export interface StepReport {
@@ -104,6 +110,8 @@ export interface StepReport {
   seconds: number;
   tokensPerSecond: number;
   etaSeconds: number;
+  /** The threads this step computed on (absent in runs kept before it was reported). */
+  threads?: number;
   valLoss: number | null; // set on evaluation steps
   /** The spec's probes, in its order (only when it asked for some). */
   probes?: ProbeReading[];

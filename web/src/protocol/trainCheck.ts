@@ -46,6 +46,11 @@ function buffer(o: Obj, key: string, what: string): ArrayBuffer {
 function optionalStr(o: Obj, key: string, what: string): void {
   if (o[key] !== undefined) str(o, key, what);
 }
+function threadCount(o: Obj, key: string, what: string): number {
+  const n = num(o, key, what);
+  if (!Number.isInteger(n) || n < 1 || n > 256) fail(`${what}.${key} must be a whole number of threads from 1 to 256, got ${n}`);
+  return n;
+}
 
 const CONFIG_KEYS = ['blocks', 'd', 'heads', 'ctx', 'eps'] as const;
 const CONFIG_WORDS = ['norm', 'normKind', 'initScale', 'dtype'] as const;
@@ -129,6 +134,9 @@ export function checkTrainCommand(v: unknown): TrainCommand {
     case 'stop':
     case 'save':
       break;
+    case 'threads':
+      threadCount(m, 'n', 'command');
+      break;
     default:
       fail(`unknown command type ${JSON.stringify(m.type)}`);
   }
@@ -141,6 +149,7 @@ function checkReport(v: unknown): StepReport {
   numbers(r, 'blockGradNorms', 'report');
   numbers(r, 'residRms', 'report');
   numOrNull(r, 'valLoss', 'report');
+  if (r.threads !== undefined) threadCount(r, 'threads', 'report');
   if (r.probes !== undefined) {
     if (!Array.isArray(r.probes)) fail('report.probes must be an array');
     for (const p of r.probes as unknown[]) {

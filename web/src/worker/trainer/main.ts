@@ -1,6 +1,7 @@
 // The trainer worker's entry: one per run (A, B, a console run), each with a
-// core of its own, so two runs train on two cores while the core worker keeps
-// the lab, lessons and inspector responsive. The page's side is
+// core of its own, so two runs train at once (each on the page's share of the
+// threads: app/threadShare.ts) while the core worker keeps the lab, lessons and
+// inspector responsive. The page's side is
 // app/trainClient.ts; the loop is runner.ts. A wasm trap leaves the module
 // unusable: reported as fatal, and the worker closes itself (the client
 // replaces it).

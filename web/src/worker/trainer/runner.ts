@@ -132,6 +132,10 @@ export class TrainerRunner {
         this.host.post({ type: 'stopped', step, finished: false, valLoss });
         return;
       }
+      case 'threads':
+        // the core's own limit wins (1 in the single-threaded build); results do not depend on it
+        this.host.glass.setThreads(Math.min(c.n, this.host.glass.maxThreads()));
+        return;
       case 'save': {
         const run = this.current();
         const bytes = run.session.weights();
@@ -259,6 +263,7 @@ export class TrainerRunner {
     const session = run.session;
     if (session.stepsDone >= session.totalSteps) return this.finish(run);
     const t0 = this.host.now();
+    const threads = this.host.glass.threads(); // the step's: a 'threads' command applies between steps
     const outcome = session.step();
     if (outcome.diverged !== null) {
       this.status = 'ended';
@@ -285,6 +290,7 @@ export class TrainerRunner {
       tokensPerSecond: run.tokensPerStep / Math.max(run.coreSeconds, 1e-9),
       etaSeconds: run.wallSeconds * (r.total - r.step),
       valLoss: r.valLoss,
+      threads,
     };
     const probes = run.spec.probes;
     if (probes !== undefined && probes.length > 0) report.probes = readProbes(session.checkpoint(), probes);

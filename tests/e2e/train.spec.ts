@@ -43,6 +43,7 @@ test('a preset trains run A and run B to completion: losses, heatmaps, samples, 
   await setField(page, 'steps', '24');
   await setField(page, 'evalEvery', '8');
   await setField(page, 'sampleEvery', '12');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   await page.getByTestId('train-both').click();
   await expect(status(page, 'A')).toHaveAttribute('data-phase', 'running', { timeout: 20_000 });
   // the tab stays responsive while both train: another view opens and comes back
@@ -56,6 +57,12 @@ test('a preset trains run A and run B to completion: losses, heatmaps, samples, 
     await expect(page.getByTestId(`run-${r}-val`)).toContainText('(step 24)');
     await expect(page.getByTestId(`sample-${r}`)).toContainText('after step 24');
     await expect(page.getByTestId(`run-${r}`)).toContainText('parameters');
+    // the speed says the threads of the last step: the run's share while both trained (app/threadShare.ts),
+    // or all of them if the other had finished (tests/e2e/threads.spec.ts checks the shares step by step)
+    const speed = (await page.getByTestId(`run-${r}-speed`).textContent()) ?? '';
+    const m = /^[\d,]+ tokens\/s on (\d+) threads?$/.exec(speed);
+    expect(m, speed).not.toBeNull();
+    expect([Math.ceil(cores / 2), Math.max(1, Math.floor(cores / 2)), cores]).toContain(Number(m![1]));
   }
   // both curves and their validation markers are drawn
   const plot = page.getByTestId('loss-plot');

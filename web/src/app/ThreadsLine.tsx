@@ -1,10 +1,9 @@
 // One small line at the foot of the page: which build of the core runs and on
 // how many threads (as the core worker reported it when it loaded), opening to
 // say why and to choose fewer threads (threadSetting.ts).
+import { plural } from './format';
 import { chooseThreads, chosen, coreThreads, machineCores } from './threadSetting';
 import './ThreadsLine.css';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function ThreadsLine() {
   const core = coreThreads.value;

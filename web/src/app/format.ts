@@ -27,3 +27,6 @@ export function fmtNumpyExp(v: number, digits = 8): string {
 }
 
 export const fmtVector = (xs: readonly number[], digits = 7) => `[${xs.map((v) => fmt(v, digits)).join(', ')}]`;
+
+/** A count with its noun: "1 thread", "2 threads". */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -2,7 +2,7 @@
 // left), how fast it trains, its latest losses, pause/resume/stop/reset, and
 // save/load/open its weights. A diverged run says at which step and what blew
 // up, and keeps its plots and its last good weights.
-import { fmt } from '../../app/format';
+import { fmt, plural } from '../../app/format';
 import { canPause, canResume, canSave, canStart, canStop, isActive, type RunState } from '../../viewmodels/train';
 import { sizeText } from '../../viewmodels/trainData';
 import './RunPanel.css';
@@ -83,7 +83,16 @@ export function RunPanel({ run, onStart, onPause, onResume, onStop, onReset, onS
         <dl class="run-numbers">
           <div>
             <dt>speed (a token is one byte)</dt>
-            <dd class="num">{Math.round(last.tokensPerSecond).toLocaleString('en')} tokens/s</dd>
+            <dd class="num" data-testid={`run-${run.id}-speed`}>
+              {Math.round(last.tokensPerSecond).toLocaleString('en')} tokens/s
+              {/* two runs at once share the threads (app/threadShare.ts): the reason a run slows when the other starts */}
+              {last.threads !== undefined && (
+                <>
+                  {' '}
+                  <span class="run-threads">on {plural(last.threads, 'thread')}</span>
+                </>
+              )}
+            </dd>
           </div>
           <div>
             <dt>time left</dt>

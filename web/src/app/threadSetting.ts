@@ -5,7 +5,7 @@
 // the core worker starts its Web Workers with the module, so a new choice
 // applies to it after a reload, and to each Train view run from its start.
 import { signal } from '@preact/signals';
-import { workerNameWithThreads } from '../protocol/threads';
+import { isThreadCount, workerNameWithThreads } from '../protocol/threads';
 import type { CoreThreads } from '../protocol/api';
 
 const KEY = 'glassllm.threads';
@@ -22,7 +22,7 @@ function storage(): Storage | null {
 export function chosenThreads(): number | null {
   const raw = storage()?.getItem(KEY) ?? null;
   const n = raw === null ? NaN : Number(raw);
-  return Number.isInteger(n) && n >= 1 && n <= 256 ? n : null;
+  return isThreadCount(n) ? n : null;
 }
 
 /** Keeps the choice (null: back to every core). */

@@ -4,6 +4,14 @@
 // before it loads, since its Web Workers start with the module.
 const THREADS_IN_NAME = / threads=(\d+)$/;
 
+/** The most threads anything asks of a core (the native pool's limit, cpp/glass/tensor/thread_pool.h). */
+export const MAX_THREADS = 256;
+
+/** n is a thread count the page may ask for: a whole number from 1 to MAX_THREADS. */
+export function isThreadCount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_THREADS;
+}
+
 /** `base`, carrying `threads` if a count is chosen. */
 export function workerNameWithThreads(base: string, threads: number | null): string {
   return threads === null ? base : `${base} threads=${threads}`;
@@ -13,5 +21,5 @@ export function workerNameWithThreads(base: string, threads: number | null): str
 export function threadsFromWorkerName(name: string): number | undefined {
   const m = THREADS_IN_NAME.exec(name);
   const n = m === null ? NaN : Number(m[1]);
-  return Number.isInteger(n) && n >= 1 && n <= 256 ? n : undefined;
+  return isThreadCount(n) ? n : undefined;
 }

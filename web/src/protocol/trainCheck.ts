@@ -3,6 +3,7 @@
 // event. A message of the wrong shape is refused with a message naming the
 // field, never half-used. Ranges are trainSettings.ts's job.
 import type { ModelConfigInput, RunSpec, StepReport, TrainCommand, TrainEvent, TrainSettings } from './train';
+import { MAX_THREADS, isThreadCount } from './threads';
 
 type Obj = Record<string, unknown>;
 
@@ -48,7 +49,7 @@ function optionalStr(o: Obj, key: string, what: string): void {
 }
 function threadCount(o: Obj, key: string, what: string): number {
   const n = num(o, key, what);
-  if (!Number.isInteger(n) || n < 1 || n > 256) fail(`${what}.${key} must be a whole number of threads from 1 to 256, got ${n}`);
+  if (!isThreadCount(n)) fail(`${what}.${key} must be a whole number of threads from 1 to ${MAX_THREADS}, got ${n}`);
   return n;
 }
 

@@ -27,6 +27,7 @@
 import { loadavg } from 'node:os';
 import { describeHost, hostCheck } from '../host_check.mjs';
 import { cpuName, median, withPreview } from './serve.mjs';
+import { inspectorAddress, slide } from './slider.mjs';
 
 /** argv[i] as a whole number from `min`, or `fallback` when absent; anything else stops the benchmark with the reason. */
 function count(i, name, fallback, min) {
@@ -45,56 +46,14 @@ const PAUSE_MS = count(4, 'PAUSE_MS', 250, 0);
 const WARM_UP = 60;
 const BACK_TO_BACK = 20; // runs of glass.model.bench per page
 const SETTLE_MS = 3000;
-const STEP_LIMIT_MS = 10_000; // a step whose result never shows is an error, not a hang
 const PORT = Number(process.env.BENCH_PORT ?? 4178);
 const DIST = process.env.BENCH_DIST;
 const COUNTS = [1, 2];
-const TEXT = 'In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face'.padEnd(128, '.').slice(0, 128);
-// log10 of eps, small and large in turn, so every step moves the loss the page shows
-const SLIDER = ['-6', '-2', '-5', '-1', '-4', '0', '-3', '-1'];
 const ms = (x) => `${x.toFixed(1)} ms`;
-
-/** `steps` slider steps, `pauseMs` after each result is on screen (0: at once); each step's core and screen times. */
-function slide(page, steps, pauseMs) {
-  return page.evaluate(
-    async ({ steps, pauseMs, values, limitMs }) => {
-      const slider = [...document.querySelectorAll('input')].find((x) => x.labels?.[0]?.textContent?.includes('eps in all'));
-      const line = document.querySelector('[data-testid="inspector-loss"]');
-      if (!slider || !line) throw new Error('the inspector has no eps slider or no result line');
-      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
-      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const out = [];
-      for (let i = 0; i < steps; i++) {
-        const before = line.textContent;
-        const changed = new Promise((resolve, reject) => {
-          const mo = new MutationObserver(() => {
-            if (line.textContent === before) return;
-            mo.disconnect();
-            resolve();
-          });
-          mo.observe(line, { subtree: true, characterData: true, childList: true });
-          setTimeout(() => reject(new Error(`no new result ${limitMs} ms after the slider moved (step ${i + 1})`)), limitMs);
-        });
-        const t0 = performance.now();
-        setValue.call(slider, values[(out.length + 1) % values.length]);
-        slider.dispatchEvent(new Event('input', { bubbles: true }));
-        await changed;
-        await frame();
-        const screen = performance.now() - t0;
-        const core = Number(/core ([\d.,]+) ms/.exec(line.textContent)?.[1]?.replace(/,/g, ''));
-        if (!Number.isFinite(core)) throw new Error(`the result line shows no core time: "${line.textContent}"`);
-        out.push({ core, screen });
-        if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
-      }
-      return out;
-    },
-    { steps, pauseMs, values: SLIDER, limitMs: STEP_LIMIT_MS },
-  );
-}
-
+const TEXT = 'In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face'.padEnd(128, '.').slice(0, 128);
 async function measure(page, url, threads) {
   await page.evaluate((n) => localStorage.setItem('glassllm.threads', String(n)), threads);
-  await page.goto(`${url}?view=inspector&tensor=blocks.1.resid.ffn&prompt=${encodeURIComponent(TEXT)}`);
+  await page.goto(inspectorAddress(url, TEXT));
   const line = await page.locator('[data-testid=threads-line] summary').textContent({ timeout: 30_000 });
   await page.getByTestId('inspector-loss').waitFor({ timeout: 30_000 });
   const build = await page.evaluate(async () => (await globalThis.glass.ready).build);

@@ -1,0 +1,21 @@
+// The smoke form of bench/browser/inspector.mjs: its slider steps
+// (bench/browser/slider.mjs) against today's page, so the benchmark cannot
+// break unseen when the inspector changes (the slider's label, the result
+// line, the core time printed in it). Times are not judged here, only read.
+import { expect, test } from '@playwright/test';
+import { inspectorAddress, slide } from '../../bench/browser/slider.mjs';
+import { TEXT } from './threadsRuns';
+
+test("the inspector benchmark's slider steps each get a new result and read its core time", async ({ page }) => {
+  await page.goto(inspectorAddress('./', TEXT));
+  const line = page.getByTestId('inspector-loss');
+  await expect(line).toContainText(/core [\d.]+ ms/, { timeout: 20_000 });
+  await expect(line).toContainText('over 127 predictions'); // all 128 bytes ran
+  const steps = [...(await slide(page, 3, 0)), ...(await slide(page, 2, 50))];
+  expect(steps).toHaveLength(5);
+  for (const s of steps) {
+    expect(s.core).toBeGreaterThan(0);
+    // the core's time is part of the wait from the input to the painted result
+    expect(s.screen).toBeGreaterThanOrEqual(s.core);
+  }
+});

@@ -16,9 +16,9 @@
 // (glass.model.bench), which is what bench/browser/threads.mjs measures.
 //
 // Why it exists: on a 2-core AMD EPYC (Zen 5) virtual machine, 2026-12-07, the
-// core took 8.9 ms on 2 threads and 16.3 on 1 back to back, but a step after a
-// pause took 21-32 ms on 2 threads and 20-25 on 1 (docs/threads.md, "What the
-// slider gets"). Each page is warmed up first (WARM_UP runs, as threads.mjs
+// core took 8.5-8.7 ms on 2 threads and 15.3-16.1 on 1 back to back, but a step
+// after a pause took about 20 ms on either (medians; docs/threads.md, "What a
+// slider step gets"). Each page is warmed up first (WARM_UP runs, as threads.mjs
 // does: V8 moves the core's functions to its optimising tier only after tens
 // of runs), so the steps measure the page in use, not its first seconds.
 //
@@ -51,6 +51,7 @@ const DIST = process.env.BENCH_DIST;
 const COUNTS = [1, 2];
 const ms = (x) => `${x.toFixed(1)} ms`;
 const TEXT = 'In the beginning God created the heaven and the earth. And the earth was without form, and void; and darkness was upon the face'.padEnd(128, '.').slice(0, 128);
+
 async function measure(page, url, threads) {
   await page.evaluate((n) => localStorage.setItem('glassllm.threads', String(n)), threads);
   await page.goto(inspectorAddress(url, TEXT));
@@ -64,6 +65,7 @@ async function measure(page, url, threads) {
   const dragged = await slide(page, STEPS, 0);
   return { line: line.trim(), build, backToBack, paused, dragged };
 }
+
 const pick = (steps, key) => steps.map((s) => s[key]);
 
 async function main() {

@@ -18,7 +18,9 @@
 // Why it exists: on a 2-core AMD EPYC (Zen 5) virtual machine, 2026-12-07, the
 // core took 8.5-8.7 ms on 2 threads and 15.3-16.1 on 1 back to back, but a step
 // after a pause took about 20 ms on either (medians; docs/threads.md, "What a
-// slider step gets"). Each page is warmed up first (WARM_UP runs, as threads.mjs
+// slider step gets"). Since the results stopped dimming on every step (later
+// the same day), a step takes 15-18 ms of core and 36-39 ms to the screen on
+// either count. Each page is warmed up first (WARM_UP runs, as threads.mjs
 // does: V8 moves the core's functions to its optimising tier only after tens
 // of runs), so the steps measure the page in use, not its first seconds.
 //

@@ -8,6 +8,7 @@ import { batch, computed, effect, signal, type ReadonlySignal, type Signal } fro
 import type { ErrorData } from '../protocol/base';
 import type { InspectInput, InspectResult, ModelInfo } from '../protocol/model';
 import { core, onCoreRestart } from './core';
+import { lateBusy } from './lateBusy';
 import { truncateUtf8, CONTEXT_BYTES, fitToModel, type InspectorSettings, type Truncated } from './inspectorSettings';
 import { inspectorSettings, urlProblems } from './state';
 
@@ -176,7 +177,11 @@ export interface InspectOutcome {
   computeMs: number;
 }
 export const inspectOutcome = signal<InspectOutcome | null>(null);
-export const inspectBusy = signal(false);
+/** A learner notices a wait from about a tenth of a second; a run of the shipped model on 128 bytes takes about 20 ms. */
+const INSPECT_BUSY_CUE_MS = 150;
+const busy = lateBusy(INSPECT_BUSY_CUE_MS);
+/** A run has been under way for INSPECT_BUSY_CUE_MS or more: the results shown are the last run's. */
+export const inspectBusy = busy.shown;
 
 export function inputOf(s: InspectorSettings, text: string): InspectInput {
   const grad = s.grad;
@@ -193,10 +198,10 @@ function reinspect(): void {
   if (model === null || text === '') return;
   if (fitToModel(s, model).problems.length > 0) return; // fitSettings replaces them first
   const input = inputOf(s, text);
-  inspectBusy.value = true;
+  busy.start();
   void core().request('inspect', input).then((o) => {
     if (o.status === 'stale') return;
-    inspectBusy.value = false;
+    busy.end();
     if (o.status === 'ok' && inspectOutcome.peek() === null) {
       // for bench/browser: ms from navigation start to the first inspector result on screen
       (globalThis as { glassTimings?: Record<string, number> }).glassTimings = { firstInspectMs: performance.now() };

@@ -37,13 +37,18 @@ export function MatrixCanvas({ rows, cols, values, colour, width, height, cursor
   useEffect(() => {
     const c = canvas.current;
     if (c === null) return;
-    c.width = cols;
-    c.height = rows;
+    // setting a canvas's size clears and reallocates it even when unchanged
+    if (c.width !== cols) c.width = cols;
+    if (c.height !== rows) c.height = rows;
     const ctx = c.getContext('2d')!;
     const image = ctx.createImageData(cols, rows);
+    const px = image.data; // rows x cols x RGBA, one pixel per cell
     for (let i = 0; i < rows * cols; i++) {
       const [r, g, b] = colour(values[i]);
-      image.data.set([r, g, b, 255], i * 4);
+      px[4 * i] = r;
+      px[4 * i + 1] = g;
+      px[4 * i + 2] = b;
+      px[4 * i + 3] = 255;
     }
     ctx.putImageData(image, 0, 0);
   }, [values, rows, cols, colour]);

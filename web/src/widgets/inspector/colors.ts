@@ -11,7 +11,8 @@ export function divergingRgb(v: number, scale: number): readonly number[] {
   const t = scale > 0 ? Math.max(-1, Math.min(1, v / scale)) : 0;
   const end = t < 0 ? NEG : POS;
   const a = Math.abs(t);
-  return [0, 1, 2].map((i) => Math.round(MID[i] + (end[i] - MID[i]) * a));
+  const mix = (i: number) => Math.round(MID[i] + (end[i] - MID[i]) * a);
+  return [mix(0), mix(1), mix(2)];
 }
 
 export const legendGradient = `linear-gradient(to right, rgb(${NEG}), rgb(${MID}), rgb(${POS}))`;

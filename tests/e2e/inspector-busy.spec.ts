@@ -1,0 +1,100 @@
+// The inspector dims its results while a run is under way, but only once the
+// run has taken long enough to notice (app/lateBusy.ts): slider steps on the
+// shipped model (about 20 ms each) never dim the page, which would repaint all
+// of it twice per step; a large model of the learner's own (hundreds of ms a
+// run) dims it until the new result is there.
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { inspectorAddress, slide } from '../../bench/browser/slider.mjs';
+import { SHOTS } from './lessonWalk';
+import { TEXT } from './threadsRuns';
+
+const NOTICEABLE_MS = 150; // app/inspectorState.ts: INSPECT_BUSY_CUE_MS
+
+/** Starts logging the results' class changes; returns the log's reader (and clears it). */
+async function watchBusy(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const el = document.querySelector('[data-testid="inspector-results"]')!;
+    const log: string[] = [];
+    (globalThis as { busyLog?: string[] }).busyLog = log;
+    new MutationObserver(() => log.push(el.className)).observe(el, { attributes: true, attributeFilter: ['class'] });
+  });
+  return () => page.evaluate(() => (globalThis as { busyLog?: string[] }).busyLog!.splice(0));
+}
+
+/** A random-init weights file (safetensors, the glassllm layout) of `blocks` pre-norm blocks of width d over `context` bytes. */
+function bigWeights(blocks: number, d: number, heads: number, context: number): string {
+  const shapes: [string, number[]][] = [
+    ['tok_emb.weight', [256, d]],
+    ['head.weight', [256, d]],
+    ['norm_final.gamma', [d]],
+  ];
+  for (let b = 0; b < blocks; b++) {
+    for (const w of ['wq', 'wk', 'wv', 'wo']) shapes.push([`blocks.${b}.attn.${w}.weight`, [d, d]]);
+    shapes.push([`blocks.${b}.ffn.w_gate.weight`, [3 * d, d]], [`blocks.${b}.ffn.w_up.weight`, [3 * d, d]], [`blocks.${b}.ffn.w_down.weight`, [d, 3 * d]]);
+    shapes.push([`blocks.${b}.norm_attn.gamma`, [d]], [`blocks.${b}.norm_ffn.gamma`, [d]]);
+  }
+  const header: Record<string, unknown> = { __metadata__: { format: 'glassllm', context: String(context), heads: String(heads), rope_base: '10000.000000' } };
+  let offset = 0;
+  for (const [name, shape] of shapes) {
+    const bytes = 4 * shape.reduce((a, b) => a * b, 1);
+    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + bytes] };
+    offset += bytes;
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const data = new Float32Array(offset / 4);
+  let seed = 1;
+  let at = 0;
+  for (const [, shape] of shapes) {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const scale = shape.length === 1 ? 0 : 1 / Math.sqrt(shape[1]);
+    for (let i = 0; i < n; i++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      data[at++] = shape.length === 1 ? 1 : (seed / 2 ** 30 - 1) * scale; // gammas 1, weights uniform in ±1/sqrt(fan-in)
+    }
+  }
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(json.length));
+  mkdirSync('build/e2e', { recursive: true });
+  const path = `build/e2e/big-${blocks}x${d}x${context}.safetensors`;
+  writeFileSync(path, Buffer.concat([length, json, Buffer.from(data.buffer)]));
+  return path;
+}
+
+test('quick slider steps never dim the results; runs of a large model dim them until the result is there', async ({ page }) => {
+  test.setTimeout(120_000);
+  // one thread, so that the large model's run is slow on any machine, however many cores it has
+  await page.goto('./');
+  await page.evaluate(() => localStorage.setItem('glassllm.threads', '1'));
+  await page.goto(inspectorAddress('./', TEXT));
+  await expect(page.getByTestId('inspector-loss')).toContainText(/core [\d.]+ ms/, { timeout: 20_000 });
+  const busyLog = await watchBusy(page);
+  let quick = 0;
+  for (let i = 0; i < 6; i++) {
+    const [step] = await slide(page, 1, 0);
+    const log = await busyLog();
+    // a result on screen within the delay: the cue's clock had not run out when the run ended
+    if (step.screen < NOTICEABLE_MS) {
+      quick++;
+      expect(log.filter((c) => c.includes('is-busy')), `step ${i + 1} took ${step.screen.toFixed(0)} ms`).toEqual([]);
+    }
+  }
+  expect(quick, 'no slider step came back within the delay on this machine').toBeGreaterThan(0);
+
+  // the largest model the Train view makes, 24 blocks of width 256, on 256 bytes: about 30 billion multiply-adds a run
+  await page.getByTestId('weights-file').setInputFiles(bigWeights(24, 256, 4, 256));
+  await expect(page.getByTestId('own-model')).toContainText('24 blocks', { timeout: 30_000 });
+  await page.getByLabel(/^Prompt/).fill(TEXT + TEXT);
+  await expect(page.getByTestId('prompt-count')).toHaveText(/^256 of 256 bytes$/);
+  await expect(page.getByTestId('inspector-loss')).toContainText('over 255 predictions', { timeout: 30_000 });
+  const results = page.getByTestId('inspector-results');
+  await expect(results).not.toHaveClass(/is-busy/);
+  const watched = await watchBusy(page);
+  const [step] = await slide(page, 1, 0);
+  const log = await watched();
+  expect(step.core, 'the large model ran quickly; the cue would not show').toBeGreaterThan(NOTICEABLE_MS);
+  expect(log.some((c) => c.includes('is-busy')), `class changes: ${JSON.stringify(log)}`).toBe(true);
+  await expect(results).not.toHaveClass(/is-busy/);
+  expect(log.at(-1)).not.toContain('is-busy');
+  await page.screenshot({ path: `${SHOTS}/inspector-big-model-1280.png` });
+});

@@ -1,8 +1,11 @@
-// The inspector dims its results while a run is under way, but only once the
-// run has taken long enough to notice (app/lateBusy.ts): slider steps on the
-// shipped model (about 20 ms each) never dim the page, which would repaint all
-// of it twice per step; a large model of the learner's own (hundreds of ms a
-// run) dims it until the new result is there.
+// The inspector while runs take time. It dims its results while a run is under
+// way, but only once the run has taken long enough to notice (app/lateBusy.ts):
+// slider steps on the shipped model (about 20 ms each) never dim the page,
+// which would repaint all of it twice per step; a large model of the learner's
+// own (hundreds of ms a run) dims it until the new result is there. Dragged
+// over that model, the slider's results keep coming, each run's as it ends
+// (app/coreClient.ts: the run in flight answers even with a newer request
+// waiting), and the last one is for where the slider stopped.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { inspectorAddress, slide } from '../../bench/browser/slider.mjs';
@@ -61,7 +64,7 @@ function bigWeights(blocks: number, d: number, heads: number, context: number): 
   return path;
 }
 
-test('quick slider steps never dim the results; runs of a large model dim them until the result is there', async ({ page }) => {
+test('quick slider steps never dim the results; runs of a large model dim them until the result is there, and a drag over it shows results as they come', async ({ page }) => {
   test.setTimeout(120_000);
   // one thread, so that the large model's run is slow on any machine, however many cores it has
   await page.goto('./');
@@ -97,4 +100,37 @@ test('quick slider steps never dim the results; runs of a large model dim them u
   await expect(results).not.toHaveClass(/is-busy/);
   expect(log.at(-1)).not.toContain('is-busy');
   await page.screenshot({ path: `${SHOTS}/inspector-big-model-1280.png` });
+
+  // a drag: an input every frame for 3 s (about 5 runs of this model); each run's result shows as it ends
+  const drag = await page.evaluate(async () => {
+    const slider = [...document.querySelectorAll('input')].find((x) => x.labels?.[0]?.textContent?.includes('eps in all'))!;
+    const line = document.querySelector('[data-testid="inspector-loss"]')!;
+    const results = document.querySelector('[data-testid="inspector-results"]')!;
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+    let shown = 0;
+    let dimmed = false;
+    const seen = new MutationObserver(() => (shown += 1));
+    seen.observe(line, { subtree: true, characterData: true, childList: true });
+    const t0 = performance.now();
+    await new Promise<void>((done) => {
+      const frame = () => {
+        const t = performance.now() - t0;
+        if (t > 3000) return done();
+        dimmed ||= results.classList.contains('is-busy');
+        setValue.call(slider, String(-6 + 4 * (t / 3000))); // eps from 1e-6 towards 1e-2
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+        requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    });
+    seen.disconnect();
+    return { shown, dimmed };
+  });
+  expect(drag.shown, 'results shown during the drag').toBeGreaterThanOrEqual(2);
+  expect(drag.dimmed, 'the results dimmed while newer runs were waiting').toBe(true);
+  // after the drag: the last result is for the slider's last value, and the page is no longer busy
+  await expect(results).not.toHaveClass(/is-busy/, { timeout: 10_000 });
+  const eps = (await page.getByTestId('model-eps-readout').textContent())!.trim(); // "eps = 0.001"
+  expect(eps).toMatch(/^eps = \S+$/);
+  await expect(page.getByTestId('pred-current')).toContainText(`${eps} (now)`);
 });

@@ -5,13 +5,17 @@
 //   if (outcome.status === 'ok') show(outcome.value);
 //
 // - Every request carries an id. Requests of one kind and channel supersede
-//   each other: a newer 'lab' request on the lab's channel makes the one in
-//   flight stale, and its result is dropped ({ status: 'stale' }). While one is
-//   in flight only the newest waiting request is kept, so a moving slider never
-//   builds a queue. Channels keep callers apart: the lab view and each lesson
-//   widget ask on their own (`{ channel }`), so one never drops another's
-//   result; without a channel a request shares its kind's default channel.
-//   This is the only place stale results are dropped.
+//   each other: while one is in flight only the newest waiting request is
+//   kept, and those it replaces resolve { status: 'stale' } without reaching
+//   the worker, so a moving slider never builds a queue. The one in flight
+//   still answers: it is the newest result there is, and a slider dragged over
+//   a model slower than the frames would otherwise show nothing until it
+//   stopped (every answer had a newer request waiting behind it). Callers that
+//   want only the newest ignore older answers themselves (a `live` flag).
+//   Channels keep callers apart: the lab view and each lesson widget ask on
+//   their own (`{ channel }`), so one never drops another's request; without
+//   a channel a request shares its kind's default channel. This is the only
+//   place requests are dropped as stale.
 // - Errors come back as data: { status: 'error', error: { name, message } }.
 // - If the worker dies (an 'error' event, or a wasm trap it reports as fatal)
 //   it is replaced by a fresh one, `onRestart` is called, and what was in
@@ -240,7 +244,8 @@ export class CoreClient {
       this.crashed(worker, message.error);
       return;
     }
-    this.settle(pending, message.ok ? { status: 'ok', value: message.value as ResponseOf<Kind>, computeMs: message.computeMs } : { status: 'error', error: message.error });
+    // it ran: its answer stands even with a newer request waiting (see the top)
+    pending.resolve(message.ok ? { status: 'ok', value: message.value as ResponseOf<Kind>, computeMs: message.computeMs } : { status: 'error', error: message.error });
     const next = this.waiting.get(pending.key);
     if (next !== undefined) {
       this.waiting.delete(pending.key);
@@ -248,7 +253,7 @@ export class CoreClient {
     }
   }
 
-  /** Resolves a request, or drops its result if a newer one of its kind and channel exists. */
+  /** Resolves a request the worker lost (a crash, a time limit), or drops it if a newer one of its kind and channel exists. */
   private settle(pending: Pending, outcome: Outcome<Kind>): void {
     if (this.latest.get(pending.key) !== pending.id) pending.resolve({ status: 'stale' });
     else pending.resolve(outcome);

@@ -182,6 +182,8 @@ const INSPECT_BUSY_CUE_MS = 150;
 const busy = lateBusy(INSPECT_BUSY_CUE_MS);
 /** A run has been under way for INSPECT_BUSY_CUE_MS or more: the results shown are the last run's. */
 export const inspectBusy = busy.shown;
+let inspectAsked = 0; // the newest inspect request's number
+let modelSwitches = 0; // an answer from before a switch is the other model's: not shown
 
 export function inputOf(s: InspectorSettings, text: string): InspectInput {
   const grad = s.grad;
@@ -198,10 +200,14 @@ function reinspect(): void {
   if (model === null || text === '') return;
   if (fitToModel(s, model).problems.length > 0) return; // fitSettings replaces them first
   const input = inputOf(s, text);
+  const asked = ++inspectAsked;
+  const switches = modelSwitches;
   busy.start();
   void core().request('inspect', input).then((o) => {
-    if (o.status === 'stale') return;
-    busy.end();
+    // an older run's answer is shown while the newest computes (a slider dragged): still busy then
+    if (asked === inspectAsked) busy.end();
+    // a request superseded before it ran, or a run of the model shown before a switch
+    if (o.status === 'stale' || switches !== modelSwitches) return;
     if (o.status === 'ok' && inspectOutcome.peek() === null) {
       // for bench/browser: ms from navigation start to the first inspector result on screen
       (globalThis as { glassTimings?: Record<string, number> }).glassTimings = { firstInspectMs: performance.now() };
@@ -260,6 +266,7 @@ export function loadOwnWeights(bytes: ArrayBuffer, label: string): Promise<boole
   // sent (and the own state set to loading) before the inspector switches, so its next request finds the new model
   const loading: Promise<boolean> = sendWeights(own);
   own.loading = loading;
+  modelSwitches += 1;
   batch(() => {
     inspectOutcome.value = null; // the last run was another model's
     ownWeights.value = label;
@@ -275,6 +282,7 @@ export function retryWeights(): void {
     switching = true;
     own.file = null;
     own.loading = null;
+    modelSwitches += 1;
     batch(() => {
       inspectOutcome.value = null;
       ownWeights.value = null;

@@ -5,7 +5,9 @@
 // own (hundreds of ms a run) dims it until the new result is there. Dragged
 // over that model, the slider's results keep coming, each run's as it ends
 // (app/coreClient.ts: the run in flight answers even with a newer request
-// waiting), and the last one is for where the slider stopped.
+// waiting), and the last one is for where the slider stopped; a run of that
+// model still in flight when the learner goes back to the shipped one never
+// shows.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { inspectorAddress, slide } from '../../bench/browser/slider.mjs';
@@ -64,7 +66,7 @@ function bigWeights(blocks: number, d: number, heads: number, context: number): 
   return path;
 }
 
-test('quick slider steps never dim the results; runs of a large model dim them until the result is there, and a drag over it shows results as they come', async ({ page }) => {
+test('quick slider steps never dim the results; runs of a large model dim them until the result is there, a drag over it shows results as they come, and its run in flight never shows after a switch back', async ({ page }) => {
   test.setTimeout(120_000);
   // one thread, so that the large model's run is slow on any machine, however many cores it has
   await page.goto('./');
@@ -133,4 +135,28 @@ test('quick slider steps never dim the results; runs of a large model dim them u
   const eps = (await page.getByTestId('model-eps-readout').textContent())!.trim(); // "eps = 0.001"
   expect(eps).toMatch(/^eps = \S+$/);
   await expect(page.getByTestId('pred-current')).toContainText(`${eps} (now)`);
+
+  // back to the shipped model while a run of the large one is in flight: that run's answer comes after the
+  // switch and is the other model's, so it never shows (its 256-byte prompt gave 255 predictions)
+  const lines = await page.evaluate(async () => {
+    const slider = [...document.querySelectorAll('input')].find((x) => x.labels?.[0]?.textContent?.includes('eps in all'))!;
+    const back = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Back to the shipped model')!;
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+    setValue.call(slider, '-3');
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    // every state of the DOM, painted or not (the shipped model's answer comes right after the other's)
+    const seen: string[] = [];
+    const look = () => {
+      const text = document.querySelector('[data-testid="inspector-loss"]')?.textContent ?? '';
+      if (text !== seen.at(-1)) seen.push(text);
+    };
+    const watch = new MutationObserver(look);
+    watch.observe(document.body, { subtree: true, characterData: true, childList: true });
+    back.click();
+    await new Promise((done) => setTimeout(done, 3000));
+    watch.disconnect();
+    return seen;
+  });
+  expect(lines.filter((t) => t.includes('255 predictions')), JSON.stringify(lines)).toEqual([]);
+  expect(lines.at(-1)).toContain('over 127 predictions');
 });

@@ -2,9 +2,10 @@
 // notice. The inspector dims its results while a run is under way; shown at
 // once, the cue flipped twice on every slider step, and each flip repainted the
 // whole results (opacity on their container), for a run of about 20 ms that
-// ended before the eye could see the dimming. On the 2-core Zen 5 that was a
-// third of the page's main-thread work per step, and it competed for the cores
-// with the run itself (docs/threads.md, "What a slider step gets").
+// ended before the eye could see the dimming. On the 2-core Zen 5 that was
+// about a quarter of the page's main-thread work per step (49 ms of tasks with
+// it, 37 without), and it competed for the cores with the run itself
+// (docs/threads.md, "The page's own share of a step, made smaller").
 import { signal, type ReadonlySignal } from '@preact/signals';
 
 export interface LateBusy {

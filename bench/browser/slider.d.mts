@@ -10,3 +10,11 @@ export interface Step {
   screen: number;
 }
 export function slide(page: Page, steps: number, pauseMs: number): Promise<Step[]>;
+/** A drag across the slider: the inputs sent (one per new value), when new results appeared (ms from its start) during it and after it, and whether the results dimmed. */
+export interface Drag {
+  inputs: number;
+  during: number[];
+  after: number[];
+  dimmed: boolean;
+}
+export function drag(page: Page, ms: number, settleMs?: number): Promise<Drag>;

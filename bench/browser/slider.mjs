@@ -1,8 +1,8 @@
-// The inspector's eps slider moved step by step, as a learner moves it:
-// bench/browser/inspector.mjs times the steps, and tests/e2e/bench-slider.spec.ts
-// checks on every npm test that the steps still work against today's page (the
-// slider's label, the result line and its core time), so the benchmark does
-// not break unseen when the inspector changes.
+// The inspector's eps slider moved as a learner moves it, step by step or in
+// one drag: bench/browser/inspector.mjs times both, and
+// tests/e2e/bench-slider.spec.ts checks on every npm test that they still work
+// against today's page (the slider's label, the result line and its core
+// time), so the benchmark does not break unseen when the inspector changes.
 
 /** The inspector on `text`, showing a tensor of block 1 (the slider re-runs the whole model whatever it shows). */
 export const inspectorAddress = (url, text) => `${url}?view=inspector&tensor=blocks.1.resid.ffn&prompt=${encodeURIComponent(text)}`;
@@ -50,5 +50,54 @@ export function slide(page, steps, pauseMs) {
       return out;
     },
     { steps, pauseMs, values: SLIDER, limitMs: STEP_LIMIT_MS },
+  );
+}
+
+/**
+ * The slider dragged across its whole track in `ms`: moved every frame, an input event whenever its value
+ * changes, as a browser sends them (the slider snaps to its steps, so most frames bring none). Returns the
+ * inputs sent, when each new result appeared (ms after the drag began; while it lasted, and after it until
+ * `settleMs` later), and whether the results were dimmed as behind at any input.
+ */
+export function drag(page, ms, settleMs = 1500) {
+  return page.evaluate(
+    async ({ ms, settleMs }) => {
+      const slider = [...document.querySelectorAll('input')].find((x) => x.labels?.[0]?.textContent?.includes('eps in all'));
+      const line = document.querySelector('[data-testid="inspector-loss"]');
+      const results = document.querySelector('[data-testid="inspector-results"]');
+      if (!slider || !line || !results) throw new Error('the inspector has no eps slider or no results');
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+      const shown = [];
+      let inputs = 0;
+      let dimmed = false;
+      let last = line.textContent;
+      const t0 = performance.now();
+      const seen = new MutationObserver(() => {
+        if (line.textContent === last) return;
+        last = line.textContent;
+        shown.push(performance.now() - t0);
+      });
+      seen.observe(line, { subtree: true, characterData: true, childList: true });
+      await new Promise((done) => {
+        const frame = () => {
+          const t = performance.now() - t0;
+          if (t > ms) return done();
+          dimmed ||= results.classList.contains('is-busy');
+          const before = slider.value;
+          const lo = Number(slider.min);
+          setValue.call(slider, String(lo + (Number(slider.max) - lo) * (t / ms)));
+          if (slider.value !== before) {
+            slider.dispatchEvent(new Event('input', { bubbles: true }));
+            inputs++;
+          }
+          requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      });
+      await new Promise((r) => setTimeout(r, settleMs));
+      seen.disconnect();
+      return { inputs, during: shown.filter((t) => t <= ms), after: shown.filter((t) => t > ms), dimmed };
+    },
+    { ms, settleMs },
   );
 }

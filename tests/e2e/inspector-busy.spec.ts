@@ -10,7 +10,7 @@
 // shows.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { inspectorAddress, slide } from '../../bench/browser/slider.mjs';
+import { drag, inspectorAddress, slide } from '../../bench/browser/slider.mjs';
 import { SHOTS } from './lessonWalk';
 import { TEXT } from './threadsRuns';
 
@@ -103,33 +103,10 @@ test('quick slider steps never dim the results; runs of a large model dim them u
   expect(log.at(-1)).not.toContain('is-busy');
   await page.screenshot({ path: `${SHOTS}/inspector-big-model-1280.png` });
 
-  // a drag: an input every frame for 3 s (about 5 runs of this model); each run's result shows as it ends
-  const drag = await page.evaluate(async () => {
-    const slider = [...document.querySelectorAll('input')].find((x) => x.labels?.[0]?.textContent?.includes('eps in all'))!;
-    const line = document.querySelector('[data-testid="inspector-loss"]')!;
-    const results = document.querySelector('[data-testid="inspector-results"]')!;
-    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-    let shown = 0;
-    let dimmed = false;
-    const seen = new MutationObserver(() => (shown += 1));
-    seen.observe(line, { subtree: true, characterData: true, childList: true });
-    const t0 = performance.now();
-    await new Promise<void>((done) => {
-      const frame = () => {
-        const t = performance.now() - t0;
-        if (t > 3000) return done();
-        dimmed ||= results.classList.contains('is-busy');
-        setValue.call(slider, String(-6 + 4 * (t / 3000))); // eps from 1e-6 towards 1e-2
-        slider.dispatchEvent(new Event('input', { bubbles: true }));
-        requestAnimationFrame(frame);
-      };
-      requestAnimationFrame(frame);
-    });
-    seen.disconnect();
-    return { shown, dimmed };
-  });
-  expect(drag.shown, 'results shown during the drag').toBeGreaterThanOrEqual(2);
-  expect(drag.dimmed, 'the results dimmed while newer runs were waiting').toBe(true);
+  // a drag across the slider in 3 s (about 19 new values a second, 5 runs of this model); each run's result shows as it ends
+  const dragged = await drag(page, 3000);
+  expect(dragged.during.length, 'results shown during the drag').toBeGreaterThanOrEqual(2);
+  expect(dragged.dimmed, 'the results dimmed while newer runs were waiting').toBe(true);
   // after the drag: the last result is for the slider's last value, and the page is no longer busy
   await expect(results).not.toHaveClass(/is-busy/, { timeout: 10_000 });
   const eps = (await page.getByTestId('model-eps-readout').textContent())!.trim(); // "eps = 0.001"

@@ -14,9 +14,9 @@
 // another (the next step as soon as the result is painted). Then a drag across
 // the slider's whole track in DRAG_MS (an input at each new value, as a browser
 // sends them): how many results showed per second while it lasted, and how
-// long after it ended the last one came. Beside them, each
-// page's forward + backward timed back to back (glass.model.bench), which is
-// what bench/browser/threads.mjs measures.
+// long after it ended the last one came. Beside them, each page's forward +
+// backward timed back to back (glass.model.bench), which is what
+// bench/browser/threads.mjs measures.
 //
 // Why it exists: on a 2-core AMD EPYC (Zen 5) virtual machine, 2026-12-07, the
 // core took 8.5-8.7 ms on 2 threads and 15.3-16.1 on 1 back to back, but a step
@@ -24,9 +24,10 @@
 // slider step gets"). Since the results stopped dimming on every step (later
 // the same day), a step takes 15-18 ms of core and 36-39 ms to the screen on
 // either count, and a drag across the slider shows the result of each of its
-// 57 values (18.7 a second) on either count. Each page is warmed up first (WARM_UP runs, as threads.mjs
-// does: V8 moves the core's functions to its optimising tier only after tens
-// of runs), so the steps measure the page in use, not its first seconds.
+// 57 values (18.7 a second) on either count. Each page is warmed up first
+// (WARM_UP runs, as threads.mjs does: V8 moves the core's functions to its
+// optimising tier only after tens of runs), so the steps measure the page in
+// use, not its first seconds.
 //
 //   npx vite build && node bench/browser/inspector.mjs [STEPS] [ROUNDS] [PAUSE_MS]
 // Serves dist/ on port 4178 (BENCH_PORT, BENCH_DIST to change).

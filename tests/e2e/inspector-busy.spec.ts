@@ -11,6 +11,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { drag, inspectorAddress, slide } from '../../bench/browser/slider.mjs';
+import { safetensorsBytes } from '../web/safetensors';
 import { SHOTS } from './lessonWalk';
 import { TEXT } from './threadsRuns';
 
@@ -27,7 +28,7 @@ async function watchBusy(page: Page): Promise<() => Promise<string[]>> {
   return () => page.evaluate(() => (globalThis as { busyLog?: string[] }).busyLog!.splice(0));
 }
 
-/** A random-init weights file (safetensors, the glassllm layout) of `blocks` pre-norm blocks of width d over `context` bytes. */
+/** A random-init weights file (the glassllm layout) of `blocks` pre-norm blocks of width d over `context` bytes. */
 function bigWeights(blocks: number, d: number, heads: number, context: number): string {
   const shapes: [string, number[]][] = [
     ['tok_emb.weight', [256, d]],
@@ -39,30 +40,22 @@ function bigWeights(blocks: number, d: number, heads: number, context: number): 
     shapes.push([`blocks.${b}.ffn.w_gate.weight`, [3 * d, d]], [`blocks.${b}.ffn.w_up.weight`, [3 * d, d]], [`blocks.${b}.ffn.w_down.weight`, [d, 3 * d]]);
     shapes.push([`blocks.${b}.norm_attn.gamma`, [d]], [`blocks.${b}.norm_ffn.gamma`, [d]]);
   }
-  const header: Record<string, unknown> = { __metadata__: { format: 'glassllm', context: String(context), heads: String(heads), rope_base: '10000.000000' } };
-  let offset = 0;
-  for (const [name, shape] of shapes) {
-    const bytes = 4 * shape.reduce((a, b) => a * b, 1);
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + bytes] };
-    offset += bytes;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const data = new Float32Array(offset / 4);
   let seed = 1;
-  let at = 0;
-  for (const [, shape] of shapes) {
-    const n = shape.reduce((a, b) => a * b, 1);
-    const scale = shape.length === 1 ? 0 : 1 / Math.sqrt(shape[1]);
-    for (let i = 0; i < n; i++) {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      data[at++] = shape.length === 1 ? 1 : (seed / 2 ** 30 - 1) * scale; // gammas 1, weights uniform in ±1/sqrt(fan-in)
-    }
-  }
-  const length = Buffer.alloc(8);
-  length.writeBigUInt64LE(BigInt(json.length));
+  const tensors = Object.fromEntries(
+    shapes.map(([name, shape]) => {
+      const data = new Float32Array(shape.reduce((a, b) => a * b, 1));
+      if (shape.length === 1) data.fill(1); // gammas
+      else
+        for (let i = 0; i < data.length; i++) {
+          seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; // weights uniform in ±1/sqrt(fan-in)
+          data[i] = (seed / 2 ** 31 - 1) / Math.sqrt(shape[1]);
+        }
+      return [name, { shape, data }];
+    }),
+  );
   mkdirSync('build/e2e', { recursive: true });
   const path = `build/e2e/big-${blocks}x${d}x${context}.safetensors`;
-  writeFileSync(path, Buffer.concat([length, json, Buffer.from(data.buffer)]));
+  writeFileSync(path, safetensorsBytes(tensors, { format: 'glassllm', context: String(context), heads: String(heads), rope_base: '10000.000000' }));
   return path;
 }
 

@@ -12,6 +12,7 @@ import { ExperimentSession, experimentsRead, finishedRuns } from '../../web/src/
 import type { SpawnRun } from '../../web/src/viewmodels/train';
 import { firstBytes, readTrainingData } from '../../web/src/worker/trainer/data';
 import { checkProbes, readProbes } from '../../web/src/worker/trainer/probe';
+import { safetensorsBytes } from './safetensors';
 
 const report = (step: number, total: number, extra: Partial<StepReport> = {}): StepReport => ({
   step,
@@ -39,23 +40,9 @@ function fakeSpawn() {
   return { spawn, sent, emit };
 }
 
-/** A minimal safetensors file: 8-byte header length, JSON header, float32 data. */
-function safetensors(tensors: Record<string, number[]>): Uint8Array {
-  const header: Record<string, unknown> = { __metadata__: { format: 'test' } };
-  let offset = 0;
-  for (const [name, v] of Object.entries(tensors)) {
-    header[name] = { dtype: 'F32', shape: [v.length], data_offsets: [offset, offset + 4 * v.length] };
-    offset += 4 * v.length;
-  }
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const out = new Uint8Array(8 + json.length + offset);
-  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
-  out.set(json, 8);
-  const data = new DataView(out.buffer, 8 + json.length);
-  let at = 0;
-  for (const v of Object.values(tensors)) for (const x of v) data.setFloat32((at++) * 4, x, true);
-  return out;
-}
+/** A minimal safetensors file of 1-d tensors. */
+const safetensors = (tensors: Record<string, number[]>): Uint8Array =>
+  safetensorsBytes(Object.fromEntries(Object.entries(tensors).map(([name, v]) => [name, { shape: [v.length], data: v }])), { format: 'test' });
 
 describe('lesson experiments', () => {
   it('an expression reads the experiments it names, once each', () => {

@@ -181,3 +181,30 @@ test('one vocabulary: the depth plot, the block map and the tables use the learn
   await expect(page.getByTestId('compare-notice')).toContainText('the residual add passes the gradient to the branch unchanged');
   await page.screenshot({ path: `${SHOTS}/inspector-vocabulary.png`, fullPage: true });
 });
+
+test('gradients by layer on a phone: layer names wrap only between words, every bar is drawn, code names copy whole', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openInspector(page, '&prompt=In%20the%20beginning');
+  const norms = page.getByTestId('grad-norms');
+  await norms.scrollIntoViewIfNeeded();
+  const layout = await norms.evaluate((el) => {
+    const lineHeight = (e: Element) => parseFloat(getComputedStyle(e).lineHeight) || 1.45 * parseFloat(getComputedStyle(e).fontSize);
+    // a header holds at most one line per word ("block 0": two)
+    const headers = [...el.querySelectorAll('th')].filter((th) => th.textContent !== '');
+    const squeezed = headers
+      .filter((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        return range.getBoundingClientRect().height > th.textContent!.split(' ').length * lineHeight(th) + 1;
+      })
+      .map((th) => th.textContent);
+    const bars = [...el.querySelectorAll('.gn-bar')].map((b) => b.getBoundingClientRect().width);
+    const codes = [...el.querySelectorAll('.gn-part')].map((c) => c.textContent);
+    return { headers: headers.length, squeezed, zeroBars: bars.filter((w) => w === 0).length, bars: bars.length, codes };
+  });
+  expect(layout.headers).toBeGreaterThan(5);
+  expect(layout.squeezed, 'headers wrapped inside a word').toEqual([]);
+  expect(layout.bars).toBeGreaterThan(20);
+  expect(layout.zeroBars, 'bars squeezed to nothing').toBe(0);
+  expect(layout.codes).toContain('blocks.0.ffn.w_down.weight');
+});

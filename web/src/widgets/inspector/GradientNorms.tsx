@@ -17,6 +17,16 @@ interface Props {
   model?: ModelShape;
 }
 
+/** A code name ("blocks.0.ffn.w_down.weight") that may wrap after each dot on a phone; copied, it is the name unchanged. */
+function CodeName({ name }: { name: string }) {
+  const parts = name.split('.');
+  return (
+    <code class="gn-part">
+      {parts.map((p, i) => (i === parts.length - 1 ? p : [`${p}.`, <wbr key={i} />]))}
+    </code>
+  );
+}
+
 function bar(v: number, lo: number, hi: number): number {
   if (!(v > 0) || !Number.isFinite(v)) return 0;
   return Math.max(2, ((Math.log10(v) - lo) / (hi - lo)) * 100);
@@ -61,7 +71,7 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect, model = SHI
                     <button type="button" class="gn-link" onClick={() => onSelect(name)}>
                       {t.short}
                     </button>{' '}
-                    <code class="gn-part">{name}</code>
+                    <CodeName name={name} />
                   </td>
                   <td class="gn-bar-cell">
                     <span class="gn-bar" style={{ width: `${bar(v, slo, shi)}%` }} />
@@ -84,7 +94,7 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect, model = SHI
                 <tr key={code} class={k === 0 ? 'gn-first' : ''}>
                   <th scope="row">{k === 0 ? layer : ''}</th>
                   <td>
-                    {part} <code class="gn-part">{code}</code>
+                    {part} <CodeName name={code} />
                   </td>
                   <td class="gn-bar-cell">
                     <span class="gn-bar is-param" style={{ width: `${bar(v, plo, phi)}%` }} />

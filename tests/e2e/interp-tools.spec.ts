@@ -6,6 +6,7 @@
 // page and opened in the inspector; at 1280 and 390 px, screenshots looked at.
 import { axe } from './axe';
 import { expect, test, type Page } from '@playwright/test';
+import { sideways } from './sideways';
 
 const SHOTS = 'build/screenshots';
 const PROMPT = 'In the beginning God created';
@@ -209,8 +210,7 @@ for (const width of [1280, 390]) {
       await expect(card.locator('.look-status')).toHaveCount(0, { timeout: 20_000 });
       const reproduce = card.locator('details.interp-reproduce summary');
       if ((await reproduce.count()) > 0) await reproduce.first().click();
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(sideways, tool).toBeLessThanOrEqual(0);
+      expect(await sideways(page), tool).toBeLessThanOrEqual(0);
       await card.screenshot({ path: `${SHOTS}/interp-${tool}-${width}.png` });
       const { violations } = await axe(page).include('[data-testid="look-inside-card"]').analyze();
       expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);

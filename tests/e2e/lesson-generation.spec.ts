@@ -6,6 +6,7 @@
 // after typing a prompt of their own.
 import { expect, test, type Page } from '@playwright/test';
 import { SHOTS, openStep, showHidden, stepShown, walkLesson } from './lessonWalk';
+import { sideways } from './sideways';
 
 const OWN = 'The LORD is my shepherd; I shall not want.';
 
@@ -106,7 +107,7 @@ for (const width of [1280, 390]) {
       width === 1280 ? 'lesson-generation' : 'lesson-generation-390',
       async (step) => {
         await AT[step]?.(page);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `step ${step}: no sideways scroll`).toBeLessThanOrEqual(width);
+        expect(await sideways(page), `step ${step}: no sideways scroll`).toBeLessThanOrEqual(0);
       },
       1,
     );

@@ -6,6 +6,7 @@
 // from a lesson's link and from the lesson path, and back to the step.
 import { expect, test } from '@playwright/test';
 import { SHOTS, lessonPath, openStep, stepShown, walkLesson } from './lessonWalk';
+import { sideways } from './sideways';
 
 /** Lessons whose own spec walks them at 1280 px (lessons.spec.ts, lesson-<slug>.spec.ts). */
 const WALKED_AT_1280 = ['tensors-autograd', 'bytes-embeddings', 'attention', 'swiglu', 'logits-loss', 'training', 'residual-stream', 'rmsnorm'];
@@ -23,8 +24,7 @@ for (const slug of lessonPath().filter((s) => !ELSEWHERE.includes(s)))
       await page.setViewportSize(WIDTHS[width]);
       await walkLesson(page, slug, `story-${slug}-${width}`, async () => {
         // nothing is wider than the screen: the page never scrolls sideways
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow, `${slug} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+        expect(await sideways(page), `${slug} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
       }, 1);
     });
   }

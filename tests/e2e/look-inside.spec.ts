@@ -4,6 +4,7 @@
 // (no sideways scroll of the page), with screenshots looked at.
 import { axe } from './axe';
 import { expect, test, type Page } from '@playwright/test';
+import { sideways } from './sideways';
 
 const SHOTS = 'build/screenshots';
 
@@ -59,8 +60,7 @@ for (const width of [1280, 390]) {
     await open(page);
     const card = page.getByTestId('look-inside-card');
     await card.scrollIntoViewIfNeeded();
-    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(sideways).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     await card.screenshot({ path: `${SHOTS}/look-inside-${width}.png` });
     const { violations } = await axe(page).include('[data-testid="look-inside-card"]').analyze();
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);

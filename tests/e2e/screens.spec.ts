@@ -3,7 +3,8 @@
 // step of every lesson. One pass per page: open it at 1280 px by deep link and
 // wait for the core's values (a lesson step's live values, code cells and
 // widgets must wait for the weights, and none may fail), then at 1280, 768 and
-// 390 px:
+// 390 px, with every card drawn (the inspector's skip their drawing while out
+// of view: sideways.ts):
 //   - nothing scrolls sideways (documentElement.scrollWidth <= the viewport);
 //   - no readout (<output>, such as "c = 2e-7") wraps onto two lines;
 //   - no autograd-graph arrow lacks a card on either side (a row of cards wraps);
@@ -22,6 +23,7 @@ import { axe } from './axe';
 import { test as base, expect, type Page } from '@playwright/test';
 import { VIEWS } from '../../web/src/app/urlState';
 import { SHOTS, expectLearnerText, lessonCounts, stepShown } from './lessonWalk';
+import { withEveryCardDrawn } from './sideways';
 
 // One page for all the screens a worker tests: each screen is still a fresh load by
 // deep link with empty storage, but not in a new browser context. A new context
@@ -216,14 +218,18 @@ for (const screen of [...views, ...inspectorVariants, ...lessonSteps]) {
       await page.setViewportSize(size);
       await settle(page);
       const at = `${screen.name} at ${size.width} px`;
-      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect.soft(scrollWidth, `${at} scrolls sideways; sticking out: ${(await page.evaluate(overflowOrigins)).join(', ')}`).toBeLessThanOrEqual(size.width);
-      expect.soft(await page.evaluate(wrappedOutputs), `${at}: readouts that wrap`).toEqual([]);
-      expect.soft(await page.evaluate(danglingArrows), `${at}: graph arrows without a card on each side`).toEqual([]);
-      expect.soft(await page.evaluate(crampedCodeCells), `${at}: code cells that scroll inside`).toEqual([]);
-      expect.soft(await page.evaluate(overlappingDiagramLabels), `${at}: overlapping diagram labels`).toEqual([]);
-      if (AXE_WIDTHS.has(size.width)) expect.soft(await axeProblems(page, size.width === 1280), `${at}: axe`).toEqual([]);
-      await page.screenshot({ path: `${SHOTS}/widths/${size.width}-${screen.name}.png`, fullPage: true });
+      // every card drawn, as a learner scrolling down the page finds each one
+      await withEveryCardDrawn(page, async () => {
+        await settle(page);
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect.soft(scrollWidth, `${at} scrolls sideways; sticking out: ${(await page.evaluate(overflowOrigins)).join(', ')}`).toBeLessThanOrEqual(size.width);
+        expect.soft(await page.evaluate(wrappedOutputs), `${at}: readouts that wrap`).toEqual([]);
+        expect.soft(await page.evaluate(danglingArrows), `${at}: graph arrows without a card on each side`).toEqual([]);
+        expect.soft(await page.evaluate(crampedCodeCells), `${at}: code cells that scroll inside`).toEqual([]);
+        expect.soft(await page.evaluate(overlappingDiagramLabels), `${at}: overlapping diagram labels`).toEqual([]);
+        if (AXE_WIDTHS.has(size.width)) expect.soft(await axeProblems(page, size.width === 1280), `${at}: axe`).toEqual([]);
+        await page.screenshot({ path: `${SHOTS}/widths/${size.width}-${screen.name}.png`, fullPage: true });
+      });
     }
     if (screen.after) {
       await page.setViewportSize(WIDTHS[0]);

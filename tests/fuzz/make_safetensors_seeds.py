@@ -120,6 +120,8 @@ def seeds():
     s["bad_shape_float"] = edit(lambda h: h["tok_emb.weight"].update(shape=[2.0, 16]))
     s["bad_shape_negative"] = edit(lambda h: h["tok_emb.weight"].update(shape=[-2, -16]))
     s["bad_shape_zero_huge"] = edit(lambda h: h.update({"z": {"dtype": "F32", "shape": [0, 2 ** 53, 2 ** 53], "data_offsets": [0, 0]}}))
+    # a byte count past what uint64_t holds (2^66): the message must not convert it to one (the fuzzer found 1.6e+33)
+    s["bad_shape_bytes_past_uint64"] = edit(lambda h: h["tok_emb.weight"].update(shape=[2 ** 32, 2 ** 32]))
     s["bad_offsets_reversed"] = edit(lambda h: h["norm_final.gamma"].update(data_offsets=h["norm_final.gamma"]["data_offsets"][::-1]))
     s["bad_missing_tensor"] = edit(lambda h: h.pop("blocks.0.attn.wq.weight"))
     s["bad_extra_tensor"] = edit(lambda h: h.update({"blocks.0.extra": {"dtype": "F32", "shape": [0], "data_offsets": [0, 0]}}))

@@ -182,7 +182,7 @@ test('one vocabulary: the depth plot, the block map and the tables use the learn
   await page.screenshot({ path: `${SHOTS}/inspector-vocabulary.png`, fullPage: true });
 });
 
-test('gradients by layer on a phone: layer names wrap only between words, every bar is drawn, code names copy whole', async ({ page }) => {
+test('gradients by layer on a phone: layer names wrap only between words, every bar is drawn, the names keep a column, code names copy whole', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openInspector(page, '&prompt=In%20the%20beginning');
   const norms = page.getByTestId('grad-norms');
@@ -200,11 +200,13 @@ test('gradients by layer on a phone: layer names wrap only between words, every 
       .map((th) => th.textContent);
     const bars = [...el.querySelectorAll('.gn-bar')].map((b) => b.getBoundingClientRect().width);
     const codes = [...el.querySelectorAll('.gn-part')].map((c) => c.textContent);
-    return { headers: headers.length, squeezed, zeroBars: bars.filter((w) => w === 0).length, bars: bars.length, codes };
+    const narrowestName = Math.min(...[...el.querySelectorAll('.gn-name')].map((td) => td.getBoundingClientRect().width));
+    return { headers: headers.length, squeezed, zeroBars: bars.filter((w) => w === 0).length, bars: bars.length, codes, narrowestName };
   });
   expect(layout.headers).toBeGreaterThan(5);
   expect(layout.squeezed, 'headers wrapped inside a word').toEqual([]);
   expect(layout.bars).toBeGreaterThan(20);
   expect(layout.zeroBars, 'bars squeezed to nothing').toBe(0);
+  expect(layout.narrowestName, 'the names squeezed into a narrow column').toBeGreaterThanOrEqual(100);
   expect(layout.codes).toContain('blocks.0.ffn.w_down.weight');
 });

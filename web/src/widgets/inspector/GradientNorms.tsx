@@ -17,16 +17,6 @@ interface Props {
   model?: ModelShape;
 }
 
-/** A code name ("blocks.0.ffn.w_down.weight") that may wrap after each dot on a phone; copied, it is the name unchanged. */
-function CodeName({ name }: { name: string }) {
-  const parts = name.split('.');
-  return (
-    <code class="gn-part">
-      {parts.map((p, i) => (i === parts.length - 1 ? p : [`${p}.`, <wbr key={i} />]))}
-    </code>
-  );
-}
-
 function bar(v: number, lo: number, hi: number): number {
   if (!(v > 0) || !Number.isFinite(v)) return 0;
   return Math.max(2, ((Math.log10(v) - lo) / (hi - lo)) * 100);
@@ -67,11 +57,11 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect, model = SHI
               return (
                 <tr key={name} class={first ? 'gn-first' : ''}>
                   <th scope="row">{first ? layerOfSnap(name) : ''}</th>
-                  <td>
+                  <td class="gn-name">
                     <button type="button" class="gn-link" onClick={() => onSelect(name)}>
                       {t.short}
                     </button>{' '}
-                    <CodeName name={name} />
+                    <code class="gn-part">{name}</code>
                   </td>
                   <td class="gn-bar-cell">
                     <span class="gn-bar" style={{ width: `${bar(v, slo, shi)}%` }} />
@@ -93,8 +83,8 @@ export function GradientNorms({ snapshotNorms, paramNorms, onSelect, model = SHI
               parts.map(([part, code, v], k) => (
                 <tr key={code} class={k === 0 ? 'gn-first' : ''}>
                   <th scope="row">{k === 0 ? layer : ''}</th>
-                  <td>
-                    {part} <CodeName name={code} />
+                  <td class="gn-name">
+                    {part} <code class="gn-part">{code}</code>
                   </td>
                   <td class="gn-bar-cell">
                     <span class="gn-bar is-param" style={{ width: `${bar(v, plo, phi)}%` }} />

@@ -73,12 +73,13 @@ Entry parse_entry(const std::string& name, const nlohmann::json& j) {
   double count = 1;
   for (int64_t s : e.shape) count *= static_cast<double>(s);
   const double want = count * static_cast<double>(dtype_size(e.dtype));
-  // the count as a whole number while a double holds it exactly; an absurd shape's (1.6e+33) past what
-  // uint64_t holds, where converting it would be undefined
-  const std::string want_text = want <= static_cast<double>(kMaxWhole) ? std::to_string(static_cast<uint64_t>(want)) : format_scalar(want);
-  if (want != static_cast<double>(e.end - e.begin))
+  if (want != static_cast<double>(e.end - e.begin)) {
+    // the count as a whole number while a double holds it exactly; an absurd shape's (1.6e+33) past what
+    // uint64_t holds, where converting it would be undefined
+    const std::string want_text = want <= static_cast<double>(kMaxWhole) ? std::to_string(static_cast<uint64_t>(want)) : format_scalar(want);
     bad_file("entry \"" + name + "\" has shape " + to_string(e.shape) + " (" + want_text + " bytes) but data_offsets span " +
          std::to_string(e.end - e.begin) + " bytes");
+  }
   // a zero in the shape makes the byte count 0 (and match an empty span) whatever the other sizes are;
   // the core's cap (tensor/checked.h) counts zeros as 1, and so must this
   if (const std::string problem = size_problem(e.shape); !problem.empty())

@@ -216,9 +216,8 @@ for (const screen of [...views, ...inspectorVariants, ...lessonSteps]) {
     await screen.ready(page);
     for (const size of WIDTHS) {
       await page.setViewportSize(size);
-      await settle(page);
       const at = `${screen.name} at ${size.width} px`;
-      // every card drawn, as a learner scrolling down the page finds each one
+      // every card drawn, as a learner scrolling down the page finds each one (the settle covers the resize too)
       await withEveryCardDrawn(page, async () => {
         await settle(page);
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -18,6 +18,30 @@ function cspMetaTag(): Plugin {
   };
 }
 
+/**
+ * The page's icon goes into index.html as a data: URL, made from public/favicon.svg.
+ * Headless Chromium fetches a linked icon again on every change of the page's
+ * address (history.replaceState), and the page changes it 150 ms after each
+ * setting a learner moves (app/state.ts): every slider step fetched the icon,
+ * through the service worker once it controls the page, on the same two cores
+ * the model's threads run on. An icon inside the page is never fetched.
+ */
+function inlineFavicon(): Plugin {
+  const svg = readFileSync(fileURLToPath(new URL('./public/favicon.svg', import.meta.url)), 'utf8').trim();
+  const href = `data:image/svg+xml,${encodeURIComponent(svg)}`;
+  return {
+    name: 'glass-inline-favicon',
+    transformIndexHtml: {
+      order: 'pre', // before Vite turns the public path into a relative one
+      handler: (html) => {
+        const out = html.replace('href="/favicon.svg"', `href="${href}"`);
+        if (out === html) throw new Error('glass-inline-favicon: web/index.html has no <link rel="icon" href="/favicon.svg">');
+        return out;
+      },
+    },
+  };
+}
+
 /** `npm run preview` (and the e2e tests) send the headers a static host should send (README "Serving dist/"). */
 function securityHeaders(): Plugin {
   return {
@@ -83,6 +107,7 @@ export default defineConfig({
   plugins: [
     preact(),
     cspMetaTag(),
+    inlineFavicon(),
     securityHeaders(),
     rawThreadScripts(),
     // A service worker (web/src/sw.ts) that precaches the whole site on the first

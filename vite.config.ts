@@ -20,11 +20,12 @@ function cspMetaTag(): Plugin {
 
 /**
  * The page's icon goes into index.html as a data: URL, made from public/favicon.svg.
- * Headless Chromium fetches a linked icon again on every change of the page's
- * address (history.replaceState), and the page changes it 150 ms after each
- * setting a learner moves (app/state.ts): every slider step fetched the icon,
- * through the service worker once it controls the page, on the same two cores
- * the model's threads run on. An icon inside the page is never fetched.
+ * Headless Chromium (the tests' and benchmarks' browser) fetches a linked icon
+ * again on every change of the page's address (history.replaceState), and the
+ * page changes it 150 ms after each setting a learner moves (app/state.ts): every
+ * slider step fetched favicon.svg, through the service worker once it controlled
+ * the page. An icon inside the page is never fetched. Chromium still decodes it
+ * again on each change (an SVG document on the page's main thread, a few ms).
  */
 function inlineFavicon(): Plugin {
   const svg = readFileSync(fileURLToPath(new URL('./public/favicon.svg', import.meta.url)), 'utf8').trim();

@@ -7,6 +7,7 @@ import { render } from 'preact';
 import { registerSW } from 'virtual:pwa-register';
 import { App } from './app/App';
 import { installConsoleApi } from './app/consoleApi';
+import { installFormValueStrings } from './app/formValues';
 import { startSandbox } from './app/core';
 import { FramedSandbox, sandboxParts } from './app/sandboxFrame';
 import { startOffline } from './app/offline';
@@ -15,6 +16,7 @@ import { workerName } from './app/threadSetting';
 import './app/base.css';
 import sandboxScript from './worker/sandbox/sandbox.ts?worker&url';
 
+installFormValueStrings(); // before anything renders
 startApp(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: workerName('glass-core') }));
 // One fresh sandbox per code-cell run: nothing the learner's code does outlives it.
 // Built, each is a frame in a process of its own (so filling the memory cannot end

@@ -3,8 +3,9 @@
 // headless Chromium, on 1 thread and on 2 (the footer's setting, kept in
 // localStorage; a fresh page for each, alternating 1, 2, 1, 2, ...).
 //
-// Each step sets the slider and waits until the inspector's result line
-// changes, then reads two figures off the page:
+// Each step clicks the slider's track with the mouse (bench/browser/slider.mjs)
+// and waits until the inspector's result line changes, then reads two figures
+// off the page:
 //   - "core", the time the page shows beside the loss ("· core 21.4 ms"): the
 //     core worker's forward + backward on 128 bytes for that eps;
 //   - "screen", from the slider's input event to the new result painted (the
@@ -12,9 +13,9 @@
 // Steps come in two kinds: after a pause (PAUSE_MS after the last result is on
 // screen: a learner reading it, then moving the slider again), and one after
 // another (the next step as soon as the result is painted). Then a drag across
-// the slider's whole track in DRAG_MS (an input at each new value, as a browser
-// sends them): how many results showed per second while it lasted, and how
-// long after it ended the last one came. Beside them, each page's forward +
+// the slider's whole track in DRAG_MS with the mouse held down (an input at
+// each new value, as the browser sends them): how many results showed per
+// second while it lasted, and how long after it ended the last one came. Beside them, each page's forward +
 // backward timed back to back (glass.model.bench), which is what
 // bench/browser/threads.mjs measures.
 //
@@ -76,7 +77,7 @@ async function measure(page, url, threads) {
   const all = [...d.during, ...d.after];
   const gaps = d.during.slice(1).map((t, i) => t - d.during[i]);
   // (0: the last value's result was on screen before the drag ended)
-  const dragStats = { inputs: d.inputs, perSecond: d.during.length / (DRAG_MS / 1000), gap: gaps.length > 0 ? median(gaps) : NaN, lastAfter: Math.max(0, all.at(-1) - DRAG_MS) };
+  const dragStats = { inputs: d.inputs, perSecond: d.during.length / (d.ms / 1000), gap: gaps.length > 0 ? median(gaps) : NaN, lastAfter: Math.max(0, all.at(-1) - d.ms) };
   return { line: line.trim(), build, backToBack, paused, inARow, drag: dragStats };
 }
 

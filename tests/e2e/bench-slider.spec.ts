@@ -13,6 +13,9 @@ test("the inspector benchmark's slider steps each get a new result and read its 
   await expect(line).toContainText('over 127 predictions'); // all 128 bytes ran
   const steps = [...(await slide(page, 3, 0)), ...(await slide(page, 2, 50))];
   expect(steps).toHaveLength(5);
+  // each click landed on the value it aimed at, and the steps moved the slider
+  for (const s of steps) expect(s.position).toBe(s.aimed);
+  expect(new Set(steps.map((s) => s.position)).size).toBeGreaterThan(2);
   for (const s of steps) {
     expect(s.core).toBeGreaterThan(0);
     // the core's time is part of the wait from the input to the painted result

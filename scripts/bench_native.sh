@@ -5,7 +5,8 @@
 #   (zero_grad + forward + mean next-byte cross-entropy + backward + AdamW), default model, float32.
 #   PyTorch: bench/peers/torch_step.py under /usr/bin/python3 with Debian's OpenBLAS preloaded
 #   (Debian's torch links libblas.so.3, which may be the slow reference BLAS), torch.set_num_threads
-#   and OPENBLAS_NUM_THREADS set to the same count.
+#   and OPENBLAS_NUM_THREADS set to the same count (and OPENBLAS_CORETYPE where OpenBLAS does not know the CPU:
+#   below).
 #   GlassLLM: build/native/glassllm bench --threads N; its "machine:" line names the CPU, the vector
 #   instruction set the build's matrix product uses and its register tile. It also times
 #   inspect_1x128, the page's run (forward + backward on 128 bytes, every snapshot kept), which
@@ -59,6 +60,39 @@ for f in /usr/lib/"$multiarch"/openblas-pthread/libblas.so.3 /usr/lib/"$multiarc
   [[ -f "$f" ]] && { openblas=$f; break; }
 done
 [[ -n "$openblas" ]] || die "bench:native: OpenBLAS's libblas.so.3 not found (apt-get install libopenblas0)"
+
+# OpenBLAS picks its kernels by the CPU's model number, and Debian's 0.3.21 does
+# not know the newest ones. On a 2-core Intel Xeon (family 6, model 207,
+# AVX-512; 2026-12-07) it fell back to its Prescott kernels (SSE3), and
+# PyTorch's 1-thread training step 16 x 128 took 518-537 ms instead of 208 ms
+# with its Cooperlake ones: a peer held back that far flatters GlassLLM. So
+# when OpenBLAS picks a set older than AVX2 on a CPU that has AVX2 and FMA, it
+# runs with the newest set the CPU's flags allow (OPENBLAS_CORETYPE), and the
+# run says so. A CPU OpenBLAS knows is left to it (0.3.21 takes a Zen 5 for
+# Haswell, AVX2), and so is an OPENBLAS_CORETYPE set by whoever runs this.
+openblas_core() {
+  "$PY" -c 'import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.openblas_get_corename.restype = ctypes.c_char_p
+print(lib.openblas_get_corename().decode())' "$openblas" 2>/dev/null || echo unknown
+}
+if [[ -z "${OPENBLAS_CORETYPE:-}" ]]; then
+  picked=$(openblas_core)
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+  has() { for f in "$@"; do [[ "$flags" == *" $f "* ]] || return 1; done; }
+  case "$picked" in
+    Prescott | Core2 | Penryn | Dunnington | Nehalem | Atom | Katmai | Coppermine | Northwood | Banias | Sandybridge)
+      better=""
+      if has avx512f avx512vl avx512bw avx512dq avx512cd avx512_bf16; then better=Cooperlake
+      elif has avx512f avx512vl avx512bw avx512dq avx512cd; then better=SkylakeX
+      elif has avx2 fma; then better=Haswell; fi
+      if [[ -n "$better" ]]; then
+        export OPENBLAS_CORETYPE=$better
+        say "bench:native: OpenBLAS does not know this CPU and picked its $picked kernels; PyTorch runs with its $better ones (OPENBLAS_CORETYPE=$better), the newest this CPU's vector units allow"
+      fi
+      ;;
+  esac
+fi
 
 # PyTorch's CPU tensors come from glibc's malloc, which maps each large block
 # afresh and hands it back when freed: every step then pays its page faults

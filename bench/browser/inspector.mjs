@@ -15,9 +15,9 @@
 // another (the next step as soon as the result is painted). Then a drag across
 // the slider's whole track in DRAG_MS with the mouse held down (an input at
 // each new value, as the browser sends them): how many results showed per
-// second while it lasted, and how long after it ended the last one came. Beside them, each page's forward +
-// backward timed back to back (glass.model.bench), which is what
-// bench/browser/threads.mjs measures.
+// second while it lasted, and how long after it ended the last one came.
+// Beside them, each page's forward + backward timed back to back
+// (glass.model.bench), which is what bench/browser/threads.mjs measures.
 //
 // Why it exists: on a 2-core AMD EPYC (Zen 5) virtual machine, 2026-12-07, the
 // core took 8.5-8.7 ms on 2 threads and 15.3-16.1 on 1 back to back, but a step

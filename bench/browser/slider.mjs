@@ -40,8 +40,8 @@ function xOf({ box, min, max }, value) {
 }
 
 /** In the page: watch for the next new result line; window.__glassStep settles with its core and screen times. */
-function armStep(limitMs) {
-  const slider = [...document.querySelectorAll('input[type=range]')].find((x) => x.labels?.[0]?.textContent?.includes('eps in all'));
+function armStep({ label, limitMs }) {
+  const slider = [...document.querySelectorAll('input[type=range]')].find((x) => x.labels?.[0]?.textContent?.includes(label));
   const line = document.querySelector('[data-testid="inspector-loss"]');
   if (!slider || !line) throw new Error('the inspector has no eps slider or no result line');
   const before = line.textContent;
@@ -89,7 +89,7 @@ export async function slide(page, steps, pauseMs) {
     // the next value the slider is not at (the same value changes nothing, and no result would come)
     let k = i % SLIDER.length;
     if (Number(SLIDER[k]) === slider.value) k = (k + 1) % SLIDER.length;
-    await page.evaluate(armStep, STEP_LIMIT_MS);
+    await page.evaluate(armStep, { label: SLIDER_LABEL, limitMs: STEP_LIMIT_MS });
     await page.mouse.click(xOf(slider, Number(SLIDER[k])), slider.box.y + slider.box.height / 2);
     out.push({ ...(await page.evaluate(() => globalThis.__glassStep)), aimed: SLIDER[k] });
     if (pauseMs > 0) await page.waitForTimeout(pauseMs);
@@ -98,8 +98,8 @@ export async function slide(page, steps, pauseMs) {
 }
 
 /** In the page: count the slider's inputs, note each new result's time and whether the results dimmed, until the mouse is released. */
-function armDrag() {
-  const slider = [...document.querySelectorAll('input[type=range]')].find((x) => x.labels?.[0]?.textContent?.includes('eps in all'));
+function armDrag(label) {
+  const slider = [...document.querySelectorAll('input[type=range]')].find((x) => x.labels?.[0]?.textContent?.includes(label));
   const line = document.querySelector('[data-testid="inspector-loss"]');
   const results = document.querySelector('[data-testid="inspector-results"]');
   if (!slider || !line || !results) throw new Error('the inspector has no eps slider or no results');
@@ -150,7 +150,7 @@ export async function drag(page, ms, settleMs = 1500) {
   const y = box.y + box.height / 2;
   const [left, right] = [box.x + 1, box.x + box.width - 1];
   await page.mouse.move(left, y);
-  await page.evaluate(armDrag);
+  await page.evaluate(armDrag, SLIDER_LABEL);
   await page.mouse.down();
   const start = performance.now();
   for (let t = 0; t < ms; t = performance.now() - start) await Promise.all([page.mouse.move(left + (right - left) * (t / ms), y), sleep(8)]);

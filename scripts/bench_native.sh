@@ -70,6 +70,8 @@ done
 # runs with the newest set the CPU's flags allow (OPENBLAS_CORETYPE), and the
 # run says so. A CPU OpenBLAS knows is left to it (0.3.21 takes a Zen 5 for
 # Haswell, AVX2), and so is an OPENBLAS_CORETYPE set by whoever runs this.
+# The AVX2 build (native-avx2) stands for a machine without AVX-512, so its
+# peer gets OpenBLAS's AVX2 kernels (Haswell) where OpenBLAS would use more.
 openblas_core() {
   "$PY" -c 'import ctypes, sys
 lib = ctypes.CDLL(sys.argv[1])
@@ -80,18 +82,24 @@ if [[ -z "${OPENBLAS_CORETYPE:-}" ]]; then
   picked=$(openblas_core)
   flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
   has() { for f in "$@"; do [[ "$flags" == *" $f "* ]] || return 1; done; }
+  avx512=(avx512f avx512vl avx512bw avx512dq avx512cd)
+  want=""
   case "$picked" in
     Prescott | Core2 | Penryn | Dunnington | Nehalem | Atom | Katmai | Coppermine | Northwood | Banias | Sandybridge)
-      better=""
-      if has avx512f avx512vl avx512bw avx512dq avx512cd avx512_bf16; then better=Cooperlake
-      elif has avx512f avx512vl avx512bw avx512dq avx512cd; then better=SkylakeX
-      elif has avx2 fma; then better=Haswell; fi
-      if [[ -n "$better" ]]; then
-        export OPENBLAS_CORETYPE=$better
-        say "bench:native: OpenBLAS does not know this CPU and picked its $picked kernels; PyTorch runs with its $better ones (OPENBLAS_CORETYPE=$better), the newest this CPU's vector units allow"
-      fi
+      if [[ "$preset" != native-avx2 ]] && has "${avx512[@]}" avx512_bf16; then want=Cooperlake
+      elif [[ "$preset" != native-avx2 ]] && has "${avx512[@]}"; then want=SkylakeX
+      elif has avx2 fma; then want=Haswell; fi
+      why="does not know this CPU and picked its $picked kernels"
+      ;;
+    SkylakeX | Cooperlake | SapphireRapids)
+      [[ "$preset" == native-avx2 ]] && want=Haswell
+      why="picked its $picked kernels (AVX-512), and the AVX2 build stands for a machine without AVX-512"
       ;;
   esac
+  if [[ -n "$want" ]]; then
+    export OPENBLAS_CORETYPE=$want
+    say "bench:native: OpenBLAS $why; PyTorch runs with its $want kernels (OPENBLAS_CORETYPE=$want)"
+  fi
 fi
 
 # PyTorch's CPU tensors come from glibc's malloc, which maps each large block

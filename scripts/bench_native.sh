@@ -64,8 +64,8 @@ done
 # OpenBLAS picks its kernels by the CPU's model number, and Debian's 0.3.21 does
 # not know the newest ones. On a 2-core Intel Xeon (family 6, model 207,
 # AVX-512; 2026-12-07) it fell back to its Prescott kernels (SSE3), and
-# PyTorch's 1-thread training step 16 x 128 took 518-537 ms instead of 208 ms
-# with its Cooperlake ones: a peer held back that far flatters GlassLLM. So
+# PyTorch's 1-thread training step 16 x 128 took 518-758 ms instead of
+# 202-241 ms with its Cooperlake ones: a peer held back that far flatters GlassLLM. So
 # when OpenBLAS picks a set older than AVX2 on a CPU that has AVX2 and FMA, it
 # runs with the newest set the CPU's flags allow (OPENBLAS_CORETYPE), and the
 # run says so. A CPU OpenBLAS knows is left to it (0.3.21 takes a Zen 5 for

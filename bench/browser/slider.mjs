@@ -19,7 +19,7 @@ export const SLIDER = ['-6', '-2', '-5', '-1', '-4', '0', '-3', '-1'];
 
 const SLIDER_LABEL = 'eps in all'; // "eps in all norms", the label of the inspector's slider
 
-/** The slider, in view, with its range and where it is on screen (viewport pixels). */
+/** The slider (a locator), in view, with its range and where it is on screen (viewport pixels). */
 async function findSlider(page) {
   const slider = page.getByLabel(SLIDER_LABEL, { exact: false }).and(page.locator('input[type=range]'));
   if ((await slider.count()) !== 1) throw new Error(`the inspector has no single slider labelled "${SLIDER_LABEL}"`);
@@ -27,7 +27,7 @@ async function findSlider(page) {
   const box = await slider.boundingBox();
   if (!box || box.width < 20) throw new Error('the inspector\'s eps slider is not on screen');
   const { min, max, value } = await slider.evaluate((s) => ({ min: Number(s.min), max: Number(s.max), value: Number(s.value) }));
-  return { box, min, max, value };
+  return { slider, box, min, max, value };
 }
 
 /**
@@ -39,11 +39,10 @@ function xOf({ box, min, max }, value) {
   return box.x + half + ((value - min) / (max - min)) * (box.width - 2 * half);
 }
 
-/** In the page: watch for the next new result line; window.__glassStep settles with its core and screen times. */
-function armStep({ label, limitMs }) {
-  const slider = [...document.querySelectorAll('input[type=range]')].find((x) => x.labels?.[0]?.textContent?.includes(label));
+/** In the page, on the slider: watch for the next new result line; window.__glassStep settles with its core and screen times. */
+function armStep(slider, limitMs) {
   const line = document.querySelector('[data-testid="inspector-loss"]');
-  if (!slider || !line) throw new Error('the inspector has no eps slider or no result line');
+  if (!line) throw new Error('the inspector has no result line');
   const before = line.textContent;
   let t0;
   // capture on the window: before the page's own handler on the slider
@@ -85,24 +84,23 @@ function armStep({ label, limitMs }) {
 export async function slide(page, steps, pauseMs) {
   const out = [];
   for (let i = 0; i < steps; i++) {
-    const slider = await findSlider(page);
+    const found = await findSlider(page);
     // the next value the slider is not at (the same value changes nothing, and no result would come)
     let k = i % SLIDER.length;
-    if (Number(SLIDER[k]) === slider.value) k = (k + 1) % SLIDER.length;
-    await page.evaluate(armStep, { label: SLIDER_LABEL, limitMs: STEP_LIMIT_MS });
-    await page.mouse.click(xOf(slider, Number(SLIDER[k])), slider.box.y + slider.box.height / 2);
+    if (Number(SLIDER[k]) === found.value) k = (k + 1) % SLIDER.length;
+    await found.slider.evaluate(armStep, STEP_LIMIT_MS);
+    await page.mouse.click(xOf(found, Number(SLIDER[k])), found.box.y + found.box.height / 2);
     out.push({ ...(await page.evaluate(() => globalThis.__glassStep)), aimed: SLIDER[k] });
     if (pauseMs > 0) await page.waitForTimeout(pauseMs);
   }
   return out;
 }
 
-/** In the page: count the slider's inputs, note each new result's time and whether the results dimmed, until the mouse is released. */
-function armDrag(label) {
-  const slider = [...document.querySelectorAll('input[type=range]')].find((x) => x.labels?.[0]?.textContent?.includes(label));
+/** In the page, on the slider: count its inputs, note each new result's time and whether the results dimmed, until the mouse is released. */
+function armDrag(slider) {
   const line = document.querySelector('[data-testid="inspector-loss"]');
   const results = document.querySelector('[data-testid="inspector-results"]');
-  if (!slider || !line || !results) throw new Error('the inspector has no eps slider or no results');
+  if (!line || !results) throw new Error('the inspector has no result line or no results');
   const s = { inputs: 0, shown: [], dimmed: false, t0: undefined, end: undefined };
   let last = line.textContent;
   const seen = new MutationObserver(() => {
@@ -146,11 +144,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * `settleMs` later), and whether the results were dimmed as behind at any frame of it.
  */
 export async function drag(page, ms, settleMs = 1500) {
-  const { box } = await findSlider(page);
+  const { slider, box } = await findSlider(page);
   const y = box.y + box.height / 2;
   const [left, right] = [box.x + 1, box.x + box.width - 1];
   await page.mouse.move(left, y);
-  await page.evaluate(armDrag, SLIDER_LABEL);
+  await slider.evaluate(armDrag);
   await page.mouse.down();
   const start = performance.now();
   for (let t = 0; t < ms; t = performance.now() - start) await Promise.all([page.mouse.move(left + (right - left) * (t / ms), y), sleep(8)]);

@@ -102,7 +102,8 @@ namespace {
 // multiply-adds): 1 thread 11.1 ms, 2 threads 11.3 ms; with this wait and the
 // sizes in thread_pool.h: 10.7 ms and 6.4 ms. In Chromium, forward + backward
 // on 128 bytes went from 1.33x to 1.53-1.65x faster on 2 threads, varying with
-// the host (the README's "Threads in the browser").
+// the host (docs/threads.md, "Every run of the browser benchmark, session by
+// session").
 class Spin {
  public:
   static constexpr int kMicros = 1000;

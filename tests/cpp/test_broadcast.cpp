@@ -1,4 +1,5 @@
 // numpy broadcasting: the shape rule, and the values binary ops produce with it.
+#include <string>
 #include <vector>
 
 #include "gradcheck.h"
@@ -81,6 +82,46 @@ TEST(Broadcast, BroadcastToAndSumTo) {
   EXPECT_TENSOR(sum_to(x, {2, 1, 1}), (Shape{2, 1, 1}), {15, 51});
   EXPECT_TENSOR(sum_to(x, {}), Shape{}, {66});
   EXPECT_TENSOR(sum_to(x, {2, 2, 3}), (Shape{2, 2, 3}), v);
+  // leading axes of size 1 are dropped, not summed (their sums are exact):
+  // the same values, and any further axis is still summed
+  Tensor one = Tensor::from_f64(v, {1, 1, 4, 3});
+  EXPECT_TENSOR(sum_to(one, {4, 3}), (Shape{4, 3}), v);
+  EXPECT_TENSOR(sum_to(one, {3}), (Shape{3}), {18, 22, 26});
+  EXPECT_TENSOR(sum_to(one, {4, 1}), (Shape{4, 1}), {3, 12, 21, 30});
+  EXPECT_TENSOR(sum_to(transpose(one, 2, 3), {3, 4}), (Shape{3, 4}), {0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11});
+}
+
+// div by one value per row (RMSNorm's x / r) has a one-pass rule
+// (div_by_rows.h): its gradients equal those of the four ops it replaces,
+// computed here by hand, bit for bit, in float32 and float64, on rows the
+// pool shares, rows of odd length (the row sum's tail), one column, and
+// strided a, b and upstream gradient.
+TEST(Broadcast, DivByRowsGradientsAreTheFourOpsBitForBit) {
+  Generator gen(21);
+  for (const DType dt : {DType::f32, DType::f64})
+    for (const Shape& s : std::vector<Shape>{{1, 128, 128}, {16, 130}, {3, 7}, {5, 1}, {2, 3, 9}}) {
+      SCOPED_TRACE(to_string(s) + " " + std::string(dtype_name(dt)));
+      Shape per_row = s;
+      per_row.back() = 1;
+      for (const bool strided : {false, true}) {
+        const Tensor a0 = (Tensor::randn(s, gen) * 3.0).to(dt);
+        const Tensor b0 = (Tensor::uniform(per_row, 0.5, 2.0, gen) * (strided ? -1.0 : 1.0)).to(dt);
+        const Tensor g = Tensor::randn(s, gen).to(dt);
+        // strided: the same values read through a transposed copy's transpose
+        const auto view = [&](const Tensor& t) {
+          return strided && t.ndim() >= 2 ? transpose(transpose(t).contiguous()) : t;
+        };
+        const Tensor a = view(a0).detach().set_requires_grad(), b = view(b0).detach().set_requires_grad();
+        const Tensor out = div(a, b);
+        out.backward(view(g));
+        NoGradGuard no_grad;
+        const Tensor da = div(g, b0);
+        const Tensor db = neg(sum(mul(da, out.detach()), -1, true));
+        EXPECT_EQ(a.grad().to_vector(), da.to_vector());
+        EXPECT_EQ(b.grad().to_vector(), db.to_vector());
+        EXPECT_EQ(b.grad().shape(), per_row);
+      }
+    }
 }
 
 TEST(Broadcast, Float32Arithmetic) {

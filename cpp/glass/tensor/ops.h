@@ -51,6 +51,8 @@ Tensor mean(const Tensor& x, int axis, bool keepdim = false);
 Tensor max(const Tensor& x);
 Tensor max(const Tensor& x, int axis, bool keepdim = false);
 // Sums `x` down to `shape` (the inverse of broadcasting `shape` up to x's shape).
+// Where nothing needs summing (equal shapes, or only leading axes of size 1
+// to drop) it returns x itself or a view of it, not a copy.
 Tensor sum_to(const Tensor& x, const Shape& shape);
 
 // ---- matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "glass/tensor/autograd.h"
+#include "glass/tensor/div_by_rows.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/fast_math.h"
 #include "glass/tensor/ops.h"
@@ -148,10 +149,15 @@ Tensor div(const Tensor& a, const Tensor& b) {
   Tensor out = binary_map("div", a, b, [](auto x, auto y) { return x / y; });
   // d(a/b)/da = 1/b, d(a/b)/db = -a/b^2 = -out/b; the sign is taken after
   // the sum, on b's shape: a broadcast b (RMSNorm's (..., 1)) saves a pass
-  // over the whole of a
+  // over the whole of a. A b of one value per row of a takes one pass in all
+  // (div_by_rows.h), with the same bits.
+  Shape per_row = a.shape();
+  if (!per_row.empty()) per_row.back() = 1;
+  const bool by_rows = b.shape() == per_row && out.shape() == a.shape() && !a.shape().empty() && a.shape().back() > 0;
   return record(out, "div", {a, b},
-                [b = b.detach(), out = out.detach(), sa = a.shape(), need_b = b.requires_grad()](
+                [b = b.detach(), out = out.detach(), sa = a.shape(), need_b = b.requires_grad(), by_rows](
                     std::vector<Tensor>& d, const Tensor& dout) {
+                  if (need_b && by_rows) return detail::div_by_rows_backward(dout, b, out, d[0], d[1]);
                   const Tensor da = div(dout, b);
                   d[0] = sum_to(da, sa);
                   if (need_b) d[1] = neg(sum_to(mul(da, out), b.shape()));

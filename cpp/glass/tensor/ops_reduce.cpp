@@ -8,6 +8,7 @@
 #include "glass/tensor/autograd.h"
 #include "glass/tensor/error.h"
 #include "glass/tensor/ops.h"
+#include "glass/tensor/row_sum.h"
 #include "glass/tensor/strided.h"
 #include "glass/tensor/thread_pool.h"
 
@@ -58,12 +59,7 @@ Tensor sum_axis(const Tensor& x, const AxisSplit& s, double scale) {
       auto rows = [&](int64_t first, int64_t last) {
         for (int64_t a = first; a < last; ++a) {
           const T* row = p + a * s.len;
-          double acc[4] = {0, 0, 0, 0};
-          int64_t j = 0;
-          for (; j + 4 <= s.len; j += 4)
-            for (int u = 0; u < 4; ++u) acc[u] += row[j + u];
-          for (; j < s.len; ++j) acc[0] += row[j];
-          o[a] = static_cast<T>(((acc[0] + acc[1]) + (acc[2] + acc[3])) * scale);
+          o[a] = static_cast<T>(detail::row_sum(s.len, [row](int64_t j) { return row[j]; }) * scale);
         }
       };
       if (parallel)
@@ -190,8 +186,13 @@ Tensor sum_to(const Tensor& x, const Shape& shape) {
   for (std::size_t i = 0; ok && i < shape.size(); ++i)
     ok = shape[i] == x.shape()[lead + i] || shape[i] == 1;
   if (!ok) throw Error("sum_to: cannot reduce shape " + to_string(x.shape()) + " to " + to_string(shape));
-  Tensor r = x;
-  for (int i = 0; i < lead; ++i) r = sum(r, 0, false);
+  // A leading axis of size 1 is reshaped away, not summed: its sum is its one
+  // value, exactly, and summing would copy the whole gradient (RMSNorm's gain
+  // on a batch of one, in every norm of the page's run).
+  int ones = 0;
+  while (ones < lead && x.shape()[ones] == 1) ++ones;
+  Tensor r = ones == 0 ? x : reshape(x, Shape(x.shape().begin() + ones, x.shape().end()));
+  for (int i = ones; i < lead; ++i) r = sum(r, 0, false);
   for (std::size_t i = 0; i < shape.size(); ++i)
     if (shape[i] == 1 && r.shape()[i] != 1) r = sum(r, static_cast<int>(i), true);
   return r;

@@ -153,7 +153,7 @@ Tensor div(const Tensor& a, const Tensor& b) {
   // (div_by_rows.h), with the same bits.
   Shape per_row = a.shape();
   if (!per_row.empty()) per_row.back() = 1;
-  const bool by_rows = b.shape() == per_row && out.shape() == a.shape() && !a.shape().empty() && a.shape().back() > 0;
+  const bool by_rows = !per_row.empty() && a.shape().back() > 0 && b.shape() == per_row;
   return record(out, "div", {a, b},
                 [b = b.detach(), out = out.detach(), sa = a.shape(), need_b = b.requires_grad(), by_rows](
                     std::vector<Tensor>& d, const Tensor& dout) {

@@ -1,8 +1,9 @@
 #pragma once
 // Internal: the sum of one contiguous row, as every reduction over the last
 // axis takes it (ops_reduce.cpp's sum and mean): in double, four chains for
-// the FPU, joined pairwise. One definition, so a fused kernel that sums a row
-// (fused/rms_norm.cpp) gets the very bits the composed sum or mean gives.
+// the FPU, joined pairwise. One definition, so a kernel that sums a row in a
+// pass of its own (div_by_rows.cpp) gets the very bits the composed sum or
+// mean gives.
 #include <cstdint>
 
 namespace glass::detail {
